@@ -1,0 +1,1 @@
+"""nonstop Storm suite: control plane."""

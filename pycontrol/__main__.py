@@ -1,0 +1,3 @@
+from pycontrol.cli import run
+
+run()

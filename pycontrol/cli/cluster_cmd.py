@@ -1,0 +1,83 @@
+"""`pycontrol cluster up|status|down`: the local multi-node cluster."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from pycontrol.cli.common import home_option, resolve_home
+from pycontrol.cluster import manager
+from pycontrol.cluster.spec import NETWORKS, make_spec
+
+
+def register(main: click.Group) -> None:
+    main.add_command(cluster)
+
+
+@click.group()
+def cluster() -> None:
+    """A real Storm cluster on this machine: ZooKeeper, Nimbus, UI REST, N supervisor nodes."""
+
+
+@cluster.command()
+@home_option
+@click.option("--nodes", default=2, show_default=True, help="Supervisor nodes.")
+@click.option("--slots", default=4, show_default=True, help="Worker slots per node.")
+@click.option("--network", type=click.Choice(NETWORKS), default="loopback", show_default=True,
+              help="loopback: a 127.0.0.x address per node; netns: a network namespace per node.")
+@click.option("--link-bandwidth", default=None, help="netns only: egress rate of each node's link, e.g. 100mbit.")
+@click.option("--link-delay", type=float, default=None, help="netns only: one-way delay of each node's link (ms).")
+@click.option("--port-base", default=17000, show_default=True,
+              help="ZooKeeper on this port, Nimbus +1, UI +2, node i at +100+20(i-1).")
+@click.option("--timeout", default=240, show_default=True, help="Seconds to wait for the cluster to be ready.")
+def up(home, nodes, slots, network, link_bandwidth, link_delay, port_base, timeout) -> None:
+    """Start the cluster and wait until every supervisor and slot is registered."""
+    spec = make_spec(resolve_home(home), nodes=nodes, slots=slots, network=network,
+                     link_bandwidth=link_bandwidth, link_delay_ms=link_delay, port_base=port_base)
+    state = manager.up(spec, timeout_s=timeout, echo=click.echo)
+    st = manager.status(spec.home)
+    click.echo(f"cluster ready in {state.ready_after_s} s: {nodes} nodes x {slots} slots ({network})")
+    _print_status(st)
+
+
+@cluster.command()
+@home_option
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def status(home, as_json) -> None:
+    """Nodes, slots, topologies and daemon health."""
+    st = manager.status(resolve_home(home))
+    if as_json:
+        click.echo(json.dumps(st, indent=2))
+        return
+    if "processes" not in st:
+        click.echo(f"no cluster running from {st['home']}")
+        return
+    _print_status(st)
+
+
+@cluster.command()
+@home_option
+def down(home) -> None:
+    """Stop every process the cluster started and remove its namespaces and links."""
+    click.echo(manager.down(resolve_home(home)))
+
+
+def _print_status(st: dict) -> None:
+    click.echo(f"  UI REST:   {st['ui']}/api/v1/cluster/summary")
+    click.echo(f"  Nimbus:    {st['nimbus']}    ZooKeeper: {st['zookeeper']}")
+    click.echo(f"  config:    {st['config']}")
+    click.echo(f"  logs:      {st['logs']}")
+    click.echo(f"  memory:    {st['rss_mb_total']} MB RSS in all")
+    for p in st["processes"]:
+        click.echo(f"    {p['name']:<18} pid {p['pid']:<8} {'up' if p['alive'] else 'DOWN':<5} {p['rss_mb']} MB")
+    sups = {s["host"]: s for s in st.get("supervisors", [])}
+    for n in st["nodes"]:
+        s = sups.get(n["host"], {})
+        where = f" netns {n['netns']}" if n["netns"] else ""
+        click.echo(f"    {n['name']:<8} {n['host']:<14}{where} slots {s.get('slotsUsed', '?')}/{s.get('slotsTotal', '?')} used"
+                   f" (ports {n['slots'][0]}-{n['slots'][-1]})")
+    for t in st.get("topologies", []):
+        click.echo(f"    topology {t['name']} [{t['status']}] {t['workers']} workers, {t['executors']} executors")
+    if "rest_error" in st:
+        click.echo(f"  REST: {st['rest_error']}")

@@ -1,0 +1,220 @@
+"""Bring a local cluster up, report on it, take it down. The state file records what was started,
+so `down` (or the next `up`) can stop exactly that, even after a crash of pycontrol itself."""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from pycontrol import paths
+from pycontrol.cluster import daemons, network, ports, processes, storm_home
+from pycontrol.cluster.java import find_java
+from pycontrol.cluster.layout import Layout
+from pycontrol.cluster.processes import ProcessRecord
+from pycontrol.cluster.spec import ClusterSpec, spec_from_dict
+from pycontrol.cluster.storm_conf import marker
+from pycontrol.errors import UserError
+from pycontrol.storm.rest import RestError, StormRest
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class State:
+    spec: ClusterSpec
+    processes: list[ProcessRecord]
+    started_at: float
+    ready_after_s: float | None = None
+
+    def save(self, layout: Layout) -> None:
+        tmp = layout.state_file.with_suffix(".tmp")
+        tmp.write_text(json.dumps({
+            "spec": self.spec.to_dict(),
+            "processes": [p.to_dict() for p in self.processes],
+            "started_at": self.started_at,
+            "ready_after_s": self.ready_after_s,
+        }, indent=2))
+        tmp.replace(layout.state_file)  # atomic: a crash never leaves half a state file
+
+    @staticmethod
+    def load(layout: Layout) -> State | None:
+        try:
+            d = json.loads(layout.state_file.read_text())
+            return State(spec_from_dict(d["spec"]), [ProcessRecord(**p) for p in d["processes"]],
+                         d["started_at"], d.get("ready_after_s"))
+        except FileNotFoundError:
+            return None
+        except (ValueError, KeyError, TypeError, UserError) as e:
+            log.warning("ignoring unreadable state file %s: %s", layout.state_file, e)
+            return None
+
+
+def _running(state: State) -> bool:
+    return bool(state.processes) and all(processes.is_alive(p) for p in state.processes)
+
+
+def zk_ok(port: int, timeout_s: float = 1.0) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout_s) as s:
+            s.sendall(b"ruok")
+            return s.recv(16) == b"imok"
+    except OSError:
+        return False
+
+
+class DaemonDied(UserError):
+    pass
+
+
+def _check_alive(recs: list[ProcessRecord]) -> None:
+    for r in recs:
+        if not processes.is_alive(r):
+            detail = processes.tail(r.log_file) or processes.tail(r.out_file)
+            raise DaemonDied(f"{r.name} exited during start-up; last lines of its log "
+                             f"({r.log_file or r.out_file}):\n{detail}")
+
+
+def _wait(what: str, ready: Callable[[], bool], recs: list[ProcessRecord], deadline: float) -> None:
+    while True:
+        _check_alive(recs)
+        if ready():
+            return
+        if time.monotonic() > deadline:
+            raise UserError(f"timed out waiting for {what}; logs are under {Path(recs[0].out_file).parent}")
+        time.sleep(0.5)
+
+
+def _cluster_ready(rest: StormRest, spec: ClusterSpec) -> bool:
+    try:
+        sups = rest.supervisors()
+    except RestError:
+        return False
+    return (len(sups) == spec.nodes
+            and sum(int(s.get("slotsTotal", 0)) for s in sups) == spec.nodes * spec.slots)
+
+
+def _clean_dirs(layout: Layout, spec: ClusterSpec) -> None:
+    """A new cluster starts empty: no topologies or assignments left from an earlier run."""
+    for d in [layout.zk_dir, layout.nimbus_local_dir.parent, layout.logs,
+              *(layout.node_dir(n.name) for n in spec.node_specs)]:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def up(spec: ClusterSpec, timeout_s: float = 240.0, echo: Callable[[str], None] = log.info) -> State:
+    layout = Layout(spec.home)
+    old = State.load(layout)
+    if old is not None:
+        if _running(old):
+            if old.spec != spec:
+                raise UserError(f"a different cluster is already running from {spec.home} "
+                                f"({old.spec.nodes} nodes, {old.spec.network}); run `pycontrol cluster down` first")
+            echo(f"cluster already running from {spec.home}; nothing started")
+            return old
+        echo("found state of a cluster that is no longer running (crash?): cleaning it up")
+        _teardown(old.spec, old.processes)
+    else:
+        _sweep(spec)  # strays of a crash that never wrote a state file
+
+    java = find_java()
+    dist = paths.require_dist()
+    busy = ports.first_busy(spec.all_ports())
+    if busy:
+        port, who = busy
+        raise UserError(f"port {port} is already in use by {who or 'another process'}; "
+                        f"stop it or choose another --port-base")
+
+    spec.home.mkdir(parents=True, exist_ok=True)
+    _clean_dirs(layout, spec)
+    started = time.monotonic()
+    state = State(spec, [], time.time())
+    try:
+        network.up(spec)
+        storm_home.assemble(spec, layout, dist)
+        deadline = started + timeout_s
+        cmds = daemons.all_commands(spec, layout, java, dist)
+        zk_cmd, rest_cmds = cmds[0], cmds[1:]
+        state.processes.append(processes.start(zk_cmd, layout.process_log(zk_cmd.name)))
+        state.save(layout)
+        _wait("ZooKeeper", lambda: zk_ok(spec.zk_port), state.processes, deadline)
+        for c in rest_cmds:
+            state.processes.append(processes.start(c, layout.process_log(c.name)))
+            state.save(layout)
+        rest = StormRest(spec.ui_url, timeout_s=5)
+        _wait(f"{spec.nodes} supervisors with {spec.nodes * spec.slots} slots in the REST API",
+              lambda: _cluster_ready(rest, spec), state.processes, deadline)
+    except BaseException:
+        # Whatever failed (or Ctrl-C), leave nothing behind.
+        _teardown(spec, state.processes)
+        layout.state_file.unlink(missing_ok=True)
+        raise
+    state.ready_after_s = round(time.monotonic() - started, 1)
+    state.save(layout)
+    return state
+
+
+def _sweep(spec: ClusterSpec) -> list[int]:
+    strays = processes.find_strays(marker(Layout(spec.home)), spec.home)
+    if strays:
+        log.warning("stopping %d stray process(es) of %s: %s", len(strays), spec.home, [p.pid for p in strays])
+        processes.kill_processes(strays)
+    return [p.pid for p in strays]
+
+
+def _teardown(spec: ClusterSpec, recs: list[ProcessRecord]) -> None:
+    processes.stop(recs)
+    _sweep(spec)
+    network.down(spec)
+
+
+def down(home: Path) -> str:
+    layout = Layout(home)
+    state = State.load(layout)
+    if state is None:
+        from pycontrol.cluster.spec import make_spec
+        swept = _sweep(make_spec(home))
+        return (f"no cluster state in {home}; stopped {len(swept)} stray process(es)" if swept
+                else f"no cluster running from {home}")
+    _teardown(state.spec, state.processes)
+    layout.state_file.unlink(missing_ok=True)
+    return f"cluster at {home} stopped ({len(state.processes)} daemons); logs kept in {layout.logs}"
+
+
+def status(home: Path) -> dict:
+    layout = Layout(home)
+    state = State.load(layout)
+    if state is None:
+        return {"running": False, "home": str(home)}
+    spec = state.spec
+    procs = [{"name": p.name, "role": p.role, "pid": p.pid, "alive": processes.is_alive(p),
+              "rss_mb": round(processes.rss_bytes(p) / 2**20, 1)} for p in state.processes]
+    out: dict = {
+        "running": all(p["alive"] for p in procs),
+        "home": str(home),
+        "network": spec.network,
+        "ui": spec.ui_url,
+        "zookeeper": f"{spec.control_host}:{spec.zk_port}",
+        "nimbus": f"{spec.control_host}:{spec.nimbus_port}",
+        "config": str(layout.control_conf_dir / "storm.yaml"),
+        "logs": str(layout.logs),
+        "ready_after_s": state.ready_after_s,
+        "processes": procs,
+        "rss_mb_total": round(sum(p["rss_mb"] for p in procs), 1),
+        "nodes": [{"name": n.name, "host": n.host, "slots": list(n.slot_ports), "netns": n.netns}
+                  for n in spec.node_specs],
+    }
+    try:
+        rest = StormRest(spec.ui_url, timeout_s=5)
+        out["supervisors"] = [{"host": s.get("host"), "slotsTotal": s.get("slotsTotal"),
+                               "slotsUsed": s.get("slotsUsed"), "id": s.get("id")} for s in rest.supervisors()]
+        out["topologies"] = [{"name": t.get("name"), "id": t.get("id"), "status": t.get("status"),
+                              "workers": t.get("workersTotal"), "executors": t.get("executorsTotal")}
+                             for t in rest.topologies()]
+    except RestError as e:
+        out["rest_error"] = str(e)
+    return out

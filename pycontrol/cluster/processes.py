@@ -1,0 +1,143 @@
+"""Starting, tracking and stopping the cluster's processes.
+
+A process is identified by pid *and* start time, so a recycled pid is never mistaken for ours.
+Each daemon leads its own process group (its workers and their Python children join it), and
+every JVM carries the cluster's marker, so strays can still be found after a crash.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import psutil
+
+from pycontrol.cluster.daemons import DaemonCommand
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ProcessRecord:
+    name: str
+    role: str
+    pid: int
+    create_time: float
+    out_file: str
+    log_file: str | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def start(cmd: DaemonCommand, out_file: Path) -> ProcessRecord:
+    out_file.parent.mkdir(parents=True, exist_ok=True)
+    argv = (["ip", "netns", "exec", cmd.netns] if cmd.netns else []) + cmd.argv
+    env = {**os.environ, **cmd.env}
+    with open(out_file, "ab") as out:
+        p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                             env=env, start_new_session=True, close_fds=True)
+    create_time = psutil.Process(p.pid).create_time()
+    return ProcessRecord(cmd.name, cmd.role, p.pid, create_time, str(out_file),
+                         str(cmd.log_file) if cmd.log_file else None)
+
+
+def is_alive(rec: ProcessRecord) -> bool:
+    try:
+        p = psutil.Process(rec.pid)
+        return abs(p.create_time() - rec.create_time) < 0.01 and p.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def rss_bytes(rec: ProcessRecord) -> int:
+    """Resident memory of the daemon and everything it started (workers, Python children)."""
+    try:
+        p = psutil.Process(rec.pid)
+        procs = [p, *p.children(recursive=True)]
+    except psutil.Error:
+        return 0
+    total = 0
+    for q in procs:
+        try:
+            total += q.memory_info().rss
+        except psutil.Error:
+            pass
+    return total
+
+
+def _signal_group(rec: ProcessRecord, sig: int) -> None:
+    try:
+        os.killpg(rec.pid, sig)  # the daemon is its group's leader (start_new_session)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def stop(records: Iterable[ProcessRecord], grace_s: float = 10.0) -> None:
+    """SIGTERM each live daemon's process group, then SIGKILL whatever is left after the grace time."""
+    live = [r for r in records if is_alive(r)]
+    for r in live:
+        _signal_group(r, signal.SIGTERM)
+    deadline = time.monotonic() + grace_s
+    while time.monotonic() < deadline and any(is_alive(r) for r in live):
+        time.sleep(0.2)
+    for r in live:
+        _signal_group(r, signal.SIGKILL)
+    for r in live:
+        try:
+            psutil.Process(r.pid).wait(timeout=5)
+        except psutil.Error:
+            pass
+
+
+def find_strays(marker: str, home: Path) -> list[psutil.Process]:
+    """Processes of this cluster not reached through a daemon's group: JVMs carrying the marker,
+    and anything running from the cluster's directories (e.g. a multilang child of an orphaned worker)."""
+    strays = []
+    home_s = str(home)
+    for p in psutil.process_iter(["pid", "cmdline", "cwd"]):
+        if p.pid == os.getpid():
+            continue
+        try:
+            cmd = p.info["cmdline"] or []
+            cwd = p.info["cwd"] or ""
+        except psutil.Error:
+            continue
+        if any(marker in a for a in cmd) or cwd.startswith(home_s + os.sep):
+            strays.append(p)
+    return strays
+
+
+def kill_processes(procs: list[psutil.Process], grace_s: float = 5.0) -> None:
+    for p in procs:
+        try:
+            p.terminate()
+        except psutil.Error:
+            pass
+    _, alive = psutil.wait_procs(procs, timeout=grace_s)
+    for p in alive:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+    psutil.wait_procs(alive, timeout=5)
+
+
+def tail(path: str | Path | None, lines: int = 25) -> str:
+    if not path:
+        return ""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - 64 * 1024))
+            data = f.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+    return "\n".join(data.splitlines()[-lines:])

@@ -1,0 +1,134 @@
+"""What a local cluster looks like: nodes, addresses, ports and directories. Pure data, no I/O."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from pycontrol.errors import UserError
+
+NETWORKS = ("loopback", "netns")
+# Per-node port block: thrift port first, then the slot ports.
+NODE_PORT_STRIDE = 20
+MAX_SLOTS = NODE_PORT_STRIDE - 1
+MAX_NODES = 50
+
+
+@dataclass(frozen=True)
+class NodeSpec:
+    index: int                 # 1-based
+    name: str                  # "node1"
+    host: str                  # address the supervisor advertises (storm.local.hostname)
+    thrift_port: int
+    slot_ports: tuple[int, ...]
+    netns: str | None          # network namespace name, netns mode only
+    veth_host: str | None      # bridge-side veth name, netns mode only
+
+
+@dataclass(frozen=True)
+class ClusterSpec:
+    home: Path
+    nodes: int = 2
+    slots: int = 4
+    network: str = "loopback"
+    link_bandwidth: str | None = None   # tc rate, e.g. "100mbit"
+    link_delay_ms: float | None = None
+    port_base: int = 17000
+    subnet: str = "10.231.170.0/24"     # netns mode only; exists only on our bridge and namespaces
+    name: str = "local"
+    node_specs: tuple[NodeSpec, ...] = field(default=(), compare=False)
+
+    # Ports of the control processes, fixed offsets from port_base.
+    @property
+    def zk_port(self) -> int:
+        return self.port_base
+
+    @property
+    def nimbus_port(self) -> int:
+        return self.port_base + 1
+
+    @property
+    def ui_port(self) -> int:
+        return self.port_base + 2
+
+    @property
+    def control_host(self) -> str:
+        """Where ZooKeeper and Nimbus are reached from the nodes."""
+        if self.network == "netns":
+            return str(next(ipaddress.ip_network(self.subnet).hosts()))
+        return "127.0.0.1"
+
+    @property
+    def ui_url(self) -> str:
+        return f"http://127.0.0.1:{self.ui_port}"
+
+    @property
+    def bridge(self) -> str:
+        return f"nst{self.tag}br"
+
+    @property
+    def tag(self) -> str:
+        """Short id for interface names (15 chars max in Linux): derived from the port base."""
+        return f"{self.port_base % 10000:04d}"
+
+    def all_ports(self) -> list[int]:
+        ports = [self.zk_port, self.nimbus_port, self.ui_port]
+        for n in self.node_specs:
+            ports.append(n.thrift_port)
+            ports.extend(n.slot_ports)
+        return ports
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["home"] = str(self.home)
+        return d
+
+
+def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopback",
+              link_bandwidth: str | None = None, link_delay_ms: float | None = None,
+              port_base: int = 17000, subnet: str | None = None, name: str = "local") -> ClusterSpec:
+    """Validate the user's choices and derive every node's address and ports."""
+    if network not in NETWORKS:
+        raise UserError(f"--network must be one of {', '.join(NETWORKS)}, got '{network}'")
+    if not 1 <= nodes <= MAX_NODES:
+        raise UserError(f"--nodes must be between 1 and {MAX_NODES}, got {nodes}")
+    if not 1 <= slots <= MAX_SLOTS:
+        raise UserError(f"--slots must be between 1 and {MAX_SLOTS}, got {slots}")
+    if (link_bandwidth or link_delay_ms) and network != "netns":
+        raise UserError("--link-bandwidth/--link-delay shape namespace links: they need --network netns")
+    if link_bandwidth is not None and not re.fullmatch(r"\d+(\.\d+)?([kmg]?bit|[kmg]?bps)", link_bandwidth):
+        raise UserError(f"--link-bandwidth must look like 100mbit or 1gbit, got '{link_bandwidth}'")
+    if link_delay_ms is not None and not 0 <= link_delay_ms <= 10_000:
+        raise UserError(f"--link-delay must be between 0 and 10000 ms, got {link_delay_ms}")
+    top = port_base + 100 + nodes * NODE_PORT_STRIDE
+    if port_base < 1024 or top > 65535:
+        raise UserError(f"--port-base {port_base} leaves no room for {nodes} nodes (ports up to {top})")
+    # Derived from the port base, so clusters that differ in ports never share a subnet either.
+    subnet = subnet or f"10.231.{(port_base // 100) % 256}.0/24"
+    net = ipaddress.ip_network(subnet)
+    if network == "netns" and net.num_addresses < nodes + 12:
+        raise UserError(f"subnet {subnet} is too small for {nodes} nodes")
+    if not re.fullmatch(r"[a-z][a-z0-9-]{0,15}", name):
+        raise UserError(f"cluster name must be lowercase letters, digits and '-', got '{name}'")
+
+    base = ClusterSpec(home=home, nodes=nodes, slots=slots, network=network, link_bandwidth=link_bandwidth,
+                       link_delay_ms=link_delay_ms, port_base=port_base, subnet=subnet, name=name)
+    node_specs = []
+    for i in range(1, nodes + 1):
+        first = port_base + 100 + (i - 1) * NODE_PORT_STRIDE
+        if network == "netns":
+            host = str(net.network_address + 10 + i)
+            ns, veth = f"nonstop-{base.tag}-node{i}", f"nst{base.tag}h{i}"
+        else:
+            host, ns, veth = f"127.0.0.{10 + i}", None, None
+        node_specs.append(NodeSpec(index=i, name=f"node{i}", host=host, thrift_port=first,
+                                   slot_ports=tuple(range(first + 1, first + 1 + slots)), netns=ns, veth_host=veth))
+    return ClusterSpec(**{**base.__dict__, "node_specs": tuple(node_specs)})
+
+
+def spec_from_dict(d: dict) -> ClusterSpec:
+    """Inverse of to_dict, for the state file."""
+    return make_spec(Path(d["home"]), d["nodes"], d["slots"], d["network"], d["link_bandwidth"],
+                     d["link_delay_ms"], d["port_base"], d["subnet"], d["name"])

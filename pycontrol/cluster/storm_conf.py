@@ -1,0 +1,130 @@
+"""storm.yaml, zoo.cfg and logging configs for each process of a local cluster. Pure rendering."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pycontrol.cluster.layout import Layout
+from pycontrol.cluster.spec import ClusterSpec, NodeSpec
+
+# Marks every JVM of a cluster on its command line, so `down` can find strays (e.g. orphaned workers).
+MARKER_PROP = "nonstop.cluster.home"
+
+
+def marker(layout: Layout) -> str:
+    return f"-D{MARKER_PROP}={layout.home}"
+
+
+def common_conf(spec: ClusterSpec, layout: Layout) -> dict[str, Any]:
+    """Keys every daemon and worker of the cluster shares."""
+    return {
+        "storm.zookeeper.servers": [spec.control_host],
+        "storm.zookeeper.port": spec.zk_port,
+        "storm.zookeeper.root": "/storm",
+        "nimbus.seeds": [spec.control_host],
+        "nimbus.thrift.port": spec.nimbus_port,
+        "ui.port": spec.ui_port,
+        "ui.host": "127.0.0.1",
+        "storm.log4j2.conf.dir": str(layout.log4j_dir),
+        # Faster control loops than Storm's production defaults: the cluster lives on one box.
+        "nimbus.monitor.freq.secs": 2,
+        "supervisor.monitor.frequency.secs": 2,
+        "executor.metrics.frequency.secs": 5,
+        "worker.heap.memory.mb": 256,
+        "worker.childopts": f"-Xmx%HEAP-MEM%m -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError {marker(layout)}",
+        "topology.worker.logwriter.childopts": f"-Xmx64m -XX:+UseSerialGC {marker(layout)}",
+        "storm.cluster.mode": "distributed",
+    }
+
+
+def control_conf(spec: ClusterSpec, layout: Layout) -> dict[str, Any]:
+    """Nimbus, the UI and command-line clients."""
+    return {
+        **common_conf(spec, layout),
+        "storm.local.dir": str(layout.nimbus_local_dir),
+        "storm.local.hostname": spec.control_host,
+        "storm.log.dir": str(layout.logs),
+    }
+
+
+def node_conf(spec: ClusterSpec, layout: Layout, node: NodeSpec) -> dict[str, Any]:
+    """One supervisor and the workers it launches (they read the same conf dir)."""
+    return {
+        **common_conf(spec, layout),
+        "storm.local.dir": str(layout.node_local_dir(node.name)),
+        "storm.local.hostname": node.host,
+        "storm.log.dir": str(layout.node_log_dir(node.name)),
+        "supervisor.thrift.port": node.thrift_port,
+        "supervisor.slots.ports": list(node.slot_ports),
+        "supervisor.scheduler.meta": {"node": node.name},
+    }
+
+
+def zoo_cfg(spec: ClusterSpec, layout: Layout) -> str:
+    # Loopback mode binds loopback only; netns nodes reach ZooKeeper through the bridge address.
+    bind = "127.0.0.1" if spec.network == "loopback" else "0.0.0.0"
+    return "\n".join([
+        "tickTime=2000",
+        f"dataDir={layout.zk_dir / 'data'}",
+        f"clientPort={spec.zk_port}",
+        f"clientPortAddress={bind}",
+        "maxClientCnxns=0",
+        # The admin server would take 8080 (the usual UI port); the 4lw words serve health checks.
+        "admin.enableServer=false",
+        "4lw.commands.whitelist=ruok,srvr,stat,mntr,envi,conf",
+        "",
+    ])
+
+
+ZK_LOGBACK = """<configuration>
+  <appender name="OUT" class="ch.qos.logback.core.ConsoleAppender">
+    <encoder><pattern>%d{ISO8601} %-5level [%thread] %logger{36} - %msg%n</pattern></encoder>
+  </appender>
+  <root level="INFO"><appender-ref ref="OUT"/></root>
+</configuration>
+"""
+
+# Daemons log to <storm.log.dir>/<logfile.name>; workers to workers-artifacts/<topology>/<port>/worker.log,
+# the places Storm's tooling and operators look.
+CLUSTER_LOG4J = """<?xml version="1.0" encoding="UTF-8"?>
+<Configuration monitorInterval="60" shutdownHook="disable">
+  <Properties>
+    <Property name="pattern">%d{yyyy-MM-dd HH:mm:ss.SSS} %c{1.} %t [%p] %msg%n</Property>
+  </Properties>
+  <Appenders>
+    <RollingFile name="A1" immediateFlush="true" fileName="${sys:storm.log.dir}/${sys:logfile.name}"
+                 filePattern="${sys:storm.log.dir}/${sys:logfile.name}.%i.gz">
+      <PatternLayout><pattern>${pattern}</pattern></PatternLayout>
+      <Policies><SizeBasedTriggeringPolicy size="50 MB"/></Policies>
+      <DefaultRolloverStrategy max="3"/>
+    </RollingFile>
+  </Appenders>
+  <Loggers>
+    <Logger name="org.apache.storm.shade.org.apache.zookeeper" level="WARN"/>
+    <Logger name="org.apache.storm.shade.org.apache.curator" level="WARN"/>
+    <Root level="info"><AppenderRef ref="A1"/></Root>
+  </Loggers>
+</Configuration>
+"""
+
+WORKER_LOG4J = """<?xml version="1.0" encoding="UTF-8"?>
+<Configuration monitorInterval="60" shutdownHook="disable">
+  <Properties>
+    <Property name="pattern">%d{yyyy-MM-dd HH:mm:ss.SSS} %c{1.} %t [%p] %msg%n</Property>
+    <Property name="dir">${sys:workers.artifacts}/${sys:storm.id}/${sys:worker.port}</Property>
+  </Properties>
+  <Appenders>
+    <RollingFile name="A1" immediateFlush="false" fileName="${dir}/${sys:logfile.name}"
+                 filePattern="${dir}/${sys:logfile.name}.%i.gz">
+      <PatternLayout><pattern>${pattern}</pattern></PatternLayout>
+      <Policies><SizeBasedTriggeringPolicy size="50 MB"/></Policies>
+      <DefaultRolloverStrategy max="3"/>
+    </RollingFile>
+  </Appenders>
+  <Loggers>
+    <Logger name="org.apache.storm.shade.org.apache.zookeeper" level="WARN"/>
+    <Logger name="org.apache.storm.shade.org.apache.curator" level="WARN"/>
+    <Root level="info"><AppenderRef ref="A1"/></Root>
+  </Loggers>
+</Configuration>
+"""

@@ -1,0 +1,56 @@
+"""Assembles a cluster's STORM_HOME from the Maven build output and writes every config file."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import yaml
+
+from pycontrol.cluster import storm_conf
+from pycontrol.cluster.layout import Layout
+from pycontrol.cluster.spec import ClusterSpec
+
+# Linked, not copied: they are large and read-only.
+LINKED_LIBS = ("lib", "lib-worker", "lib-webapp")
+
+
+def _write_yaml(path: Path, data: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(data, default_flow_style=False, sort_keys=True))
+
+
+def assemble(spec: ClusterSpec, layout: Layout, dist: Path) -> None:
+    h = layout.storm_home
+    h.mkdir(parents=True, exist_ok=True)
+    for name in LINKED_LIBS:
+        link = h / name
+        if link.is_symlink() or link.exists():
+            link.unlink() if link.is_symlink() else shutil.rmtree(link)
+        os.symlink(dist / "storm" / name, link)
+    # Plugin jars are copied, so a rebuild while the cluster runs cannot swap classes under a JVM.
+    for sub in ("extlib", "extlib-daemon"):
+        target = h / sub
+        shutil.rmtree(target, ignore_errors=True)
+        target.mkdir()
+        for jar in sorted((dist / sub).glob("*.jar")) if (dist / sub).is_dir() else []:
+            shutil.copy2(jar, target / jar.name)
+    # Storm's UI requires $STORM_HOME/public; our REST server does not, but keep the layout familiar.
+    (h / "public").mkdir(exist_ok=True)
+    layout.log4j_dir.mkdir(parents=True, exist_ok=True)
+    (layout.log4j_dir / "cluster.xml").write_text(storm_conf.CLUSTER_LOG4J)
+    (layout.log4j_dir / "worker.xml").write_text(storm_conf.WORKER_LOG4J)
+
+    _write_yaml(layout.control_conf_dir / "storm.yaml", storm_conf.control_conf(spec, layout))
+    layout.logs.mkdir(parents=True, exist_ok=True)
+    layout.nimbus_local_dir.mkdir(parents=True, exist_ok=True)
+    for node in spec.node_specs:
+        _write_yaml(layout.node_conf_dir(node.name) / "storm.yaml", storm_conf.node_conf(spec, layout, node))
+        layout.node_local_dir(node.name).mkdir(parents=True, exist_ok=True)
+        layout.node_log_dir(node.name).mkdir(parents=True, exist_ok=True)
+
+    zk = layout.zk_dir
+    (zk / "data").mkdir(parents=True, exist_ok=True)
+    (zk / "zoo.cfg").write_text(storm_conf.zoo_cfg(spec, layout))
+    (zk / "logback.xml").write_text(storm_conf.ZK_LOGBACK)

@@ -1,0 +1,1 @@
+"""Clients of a Storm cluster: the UI REST API and topology submission."""

@@ -1,0 +1,75 @@
+"""Client of Storm's UI REST API (/api/v1), the control plane's read path into a cluster."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+import requests
+
+from pycontrol.errors import UserError
+
+
+class RestError(UserError):
+    """The REST API could not answer (down, or an error reply)."""
+
+
+class StormRest:
+    def __init__(self, base_url: str, timeout_s: float = 10.0, session: requests.Session | None = None):
+        self.base = base_url.rstrip("/") + "/api/v1"
+        self.timeout_s = timeout_s
+        self.http = session or requests.Session()
+
+    def _get(self, path: str, **params: Any) -> dict:
+        url = self.base + path
+        try:
+            r = self.http.get(url, params=params or None, timeout=self.timeout_s)
+        except requests.RequestException as e:
+            raise RestError(f"Storm UI REST at {self.base} unreachable: {e.__class__.__name__}") from e
+        return self._json(r, url)
+
+    def _post(self, path: str) -> dict:
+        url = self.base + path
+        try:
+            r = self.http.post(url, timeout=self.timeout_s)
+        except requests.RequestException as e:
+            raise RestError(f"Storm UI REST at {self.base} unreachable: {e.__class__.__name__}") from e
+        return self._json(r, url)
+
+    @staticmethod
+    def _json(r: requests.Response, url: str) -> dict:
+        try:
+            body = r.json()
+        except ValueError:
+            body = {}
+        if r.status_code >= 400:
+            msg = body.get("errorMessage") or body.get("error") or r.text[:200]
+            raise RestError(f"{url}: HTTP {r.status_code}: {msg}")
+        return body
+
+    def cluster_summary(self) -> dict:
+        return self._get("/cluster/summary")
+
+    def supervisors(self) -> list[dict]:
+        return self._get("/supervisor/summary").get("supervisors", [])
+
+    def topologies(self) -> list[dict]:
+        return self._get("/topology/summary").get("topologies", [])
+
+    def topology_id(self, name: str) -> str | None:
+        for t in self.topologies():
+            if t.get("name") == name:
+                return t["id"]
+        return None
+
+    def topology(self, topo_id: str, window: str = ":all-time", sys: bool = False) -> dict:
+        return self._get(f"/topology/{quote(topo_id)}", window=window, sys=str(sys).lower())
+
+    def component(self, topo_id: str, component: str, window: str = ":all-time") -> dict:
+        return self._get(f"/topology/{quote(topo_id)}/component/{quote(component)}", window=window)
+
+    def topology_workers(self, topo_id: str) -> list[dict]:
+        return self._get(f"/topology-workers/{quote(topo_id)}").get("hostPortList", [])
+
+    def kill(self, topo_id: str, wait_s: int = 0) -> dict:
+        return self._post(f"/topology/{quote(topo_id)}/kill/{int(wait_s)}")

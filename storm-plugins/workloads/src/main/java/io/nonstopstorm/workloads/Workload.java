@@ -1,0 +1,17 @@
+package io.nonstopstorm.workloads;
+
+import java.util.Map;
+import org.apache.storm.generated.StormTopology;
+
+/** A named topology the suite can submit; parameters come from the topology conf ("workload.*"). */
+public interface Workload {
+    String name();
+
+    /** One line for `pycontrol topology list-workloads` and error messages. */
+    String description();
+
+    StormTopology build(Map<String, Object> conf);
+
+    /** Conf defaults the workload needs (e.g. its worker count); user settings override them. */
+    Map<String, Object> defaults();
+}

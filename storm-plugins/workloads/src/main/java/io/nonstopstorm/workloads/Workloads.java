@@ -1,0 +1,27 @@
+package io.nonstopstorm.workloads;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import io.nonstopstorm.workloads.relay.RelayWorkload;
+
+/** The registry of workloads by name: the one place a new topology is made submittable. */
+public final class Workloads {
+    private static final List<Workload> ALL = List.of(new RelayWorkload());
+
+    private Workloads() {
+    }
+
+    public static Optional<Workload> byName(String name) {
+        return ALL.stream().filter(w -> w.name().equals(name)).findFirst();
+    }
+
+    public static Map<String, String> descriptions() {
+        Map<String, String> out = new TreeMap<>();
+        for (Workload w : ALL) {
+            out.put(w.name(), w.description());
+        }
+        return out;
+    }
+}

@@ -1,0 +1,61 @@
+"""Shared fixtures. Integration tests share ONE real local cluster per session (it takes ~1 min
+to start on two cores); it is torn down at the end and checked to leave nothing behind."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from pycontrol.cluster import manager, ports, processes
+from pycontrol.cluster.layout import Layout
+from pycontrol.cluster.spec import ClusterSpec, make_spec
+from pycontrol.cluster.storm_conf import marker
+from pycontrol.storm.rest import StormRest
+
+# Far from the default port base (17000) so tests never collide with a user's running cluster.
+TEST_PORT_BASE = int(os.environ.get("PYCONTROL_TEST_PORT_BASE", "27000"))
+
+
+class LiveCluster:
+    def __init__(self, spec: ClusterSpec, state: manager.State):
+        self.spec = spec
+        self.state = state
+        self.layout = Layout(spec.home)
+        self.rest = StormRest(spec.ui_url)
+
+    @property
+    def conf_dir(self) -> Path:
+        return self.layout.control_conf_dir
+
+
+def assert_nothing_left(spec: ClusterSpec) -> None:
+    strays = processes.find_strays(marker(Layout(spec.home)), spec.home)
+    assert not strays, f"processes left behind: {[(p.pid, p.name()) for p in strays]}"
+    busy = ports.first_busy(spec.all_ports())
+    assert busy is None, f"port still in use after down: {busy}"
+
+
+@pytest.fixture(scope="session")
+def cluster(tmp_path_factory) -> LiveCluster:
+    spec = make_spec(tmp_path_factory.mktemp("cluster"), nodes=2, slots=4, port_base=TEST_PORT_BASE)
+    state = manager.up(spec, timeout_s=300)
+    try:
+        yield LiveCluster(spec, state)
+    finally:
+        manager.down(spec.home)
+        assert_nothing_left(spec)
+
+
+def wait_for(what: str, check, timeout_s: float = 120, poll_s: float = 1.0):
+    """Poll until check() returns a truthy value; return it."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout_s} s waiting for {what}")
+        time.sleep(poll_s)

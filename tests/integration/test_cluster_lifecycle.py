@@ -1,0 +1,56 @@
+"""A second, short-lived cluster in network namespaces: shaped links, a crash left behind and
+cleaned by the next `up`, and a `down` that leaves no process, namespace or link."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+
+import pytest
+
+from pycontrol.cluster import manager, network, processes
+from pycontrol.cluster.spec import make_spec
+from pycontrol.storm import placement, submit
+from pycontrol.storm.rest import StormRest
+from tests.conftest import TEST_PORT_BASE, assert_nothing_left, wait_for
+
+pytestmark = [pytest.mark.cluster, pytest.mark.slow,
+              pytest.mark.skipif(os.geteuid() != 0, reason="network namespaces need root")]
+
+
+def test_netns_cluster_shaped_links_crash_recovery_and_clean_down(tmp_path):
+    spec = make_spec(tmp_path / "nscluster", nodes=2, slots=2, network="netns",
+                     link_bandwidth="200mbit", port_base=TEST_PORT_BASE + 1000)
+    first = manager.up(spec, timeout_s=300)
+    try:
+        rest = StormRest(spec.ui_url)
+        assert sorted(s["host"] for s in rest.supervisors()) == [n.host for n in spec.node_specs]
+        for n in spec.node_specs:
+            q = subprocess.run(["ip", "netns", "exec", n.netns, "tc", "qdisc", "show", "dev", network.NODE_IF],
+                               capture_output=True, text=True).stdout
+            assert "tbf" in q and "200Mbit" in q, q
+
+        # Workers in different namespaces talk over the shaped links: every tuple is acked.
+        submit.submit_java("relay", "ns-relay", ["workload.total=400", "workload.rate=200",
+                                                 "topology.workers=2", "topology.stats.sample.rate=1.0"],
+                           spec.home / "storm" / "conf")
+        topo_id = wait_for("ns-relay listed", lambda: rest.topology_id("ns-relay"), 60)
+        hosts = wait_for("executors in both namespaces",
+                         lambda: (h := placement.by_host(placement.placement(rest, topo_id))) and len(h) == 2 and h,
+                         180, poll_s=2)
+        assert set(hosts) == {n.host for n in spec.node_specs}
+        assert wait_for("400 acked", lambda: placement.acked(rest, topo_id) >= 400, 180, poll_s=2)
+
+        # A crash: Nimbus dies and nobody runs `down`. The next `up` must notice and start clean.
+        nimbus = next(p for p in first.processes if p.role == "nimbus")
+        os.kill(nimbus.pid, signal.SIGKILL)
+        wait_for("nimbus dead", lambda: not processes.is_alive(nimbus), 30, poll_s=0.2)
+        second = manager.up(spec, timeout_s=300)
+        assert {p.pid for p in second.processes}.isdisjoint({p.pid for p in first.processes})
+        assert not any(processes.is_alive(p) for p in first.processes)
+        assert rest.topology_id("ns-relay") is None  # a fresh cluster, not the crashed one's leftovers
+    finally:
+        manager.down(spec.home)
+    assert_nothing_left(spec)
+    assert network.leftovers(spec) == []

@@ -1,0 +1,45 @@
+from pathlib import Path
+
+import pytest
+
+from pycontrol.cluster.spec import make_spec, spec_from_dict
+from pycontrol.errors import UserError
+
+
+def test_loopback_nodes_get_distinct_addresses_and_disjoint_ports():
+    spec = make_spec(Path("/tmp/x"), nodes=3, slots=4)
+    hosts = [n.host for n in spec.node_specs]
+    assert hosts == ["127.0.0.11", "127.0.0.12", "127.0.0.13"]
+    ports = spec.all_ports()
+    assert len(ports) == len(set(ports)) == 3 + 3 * (1 + 4)
+    assert all(n.netns is None for n in spec.node_specs)
+
+
+def test_netns_nodes_live_in_the_subnet_with_names_within_linux_limits():
+    spec = make_spec(Path("/tmp/x"), nodes=2, network="netns", link_bandwidth="100mbit")
+    assert spec.control_host == "10.231.170.1"
+    assert [n.host for n in spec.node_specs] == ["10.231.170.11", "10.231.170.12"]
+    other = make_spec(Path("/tmp/y"), nodes=2, network="netns", port_base=28000)
+    assert other.subnet != spec.subnet and other.bridge != spec.bridge
+    for name in [spec.bridge, *(n.veth_host for n in spec.node_specs)]:
+        assert len(name) <= 15  # IFNAMSIZ - 1
+    assert len({n.netns for n in spec.node_specs}) == 2
+
+
+def test_state_round_trip():
+    spec = make_spec(Path("/tmp/x"), nodes=2, slots=3, port_base=20000)
+    assert spec_from_dict(spec.to_dict()) == spec
+
+
+@pytest.mark.parametrize("kwargs, fragment", [
+    ({"network": "wifi"}, "--network must be one of"),
+    ({"nodes": 0}, "--nodes must be between"),
+    ({"slots": 20}, "--slots must be between"),
+    ({"link_bandwidth": "10mbit"}, "need --network netns"),
+    ({"network": "netns", "link_bandwidth": "fast"}, "--link-bandwidth must look like"),
+    ({"network": "netns", "link_delay_ms": -1}, "--link-delay must be between"),
+    ({"port_base": 80}, "leaves no room"),
+])
+def test_bad_choices_are_refused_with_the_option_named(kwargs, fragment):
+    with pytest.raises(UserError, match=fragment):
+        make_spec(Path("/tmp/x"), **kwargs)
