@@ -12,6 +12,7 @@ from pycontrol.errors import UserError
 
 # Modules that each define `register(main)`; one line per concern keeps this file conflict-free.
 COMMAND_MODULES = [
+    "pycontrol.cli.allocate_cmd",
     "pycontrol.cli.cluster_cmd",
     "pycontrol.cli.topology_cmd",
     "pycontrol.cli.demo_cmd",

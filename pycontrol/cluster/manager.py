@@ -60,10 +60,15 @@ def _running(state: State) -> bool:
 
 
 def zk_ok(port: int, timeout_s: float = 1.0) -> bool:
+    """ZooKeeper is serving. (`ruok` answers imok even when the server failed to start; `srvr`
+    reports a Mode only once it serves requests.)"""
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=timeout_s) as s:
-            s.sendall(b"ruok")
-            return s.recv(16) == b"imok"
+            s.sendall(b"srvr")
+            data = b""
+            while chunk := s.recv(4096):
+                data += chunk
+            return b"Mode:" in data
     except OSError:
         return False
 

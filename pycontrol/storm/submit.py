@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import tempfile
 from pathlib import Path
@@ -11,6 +12,8 @@ import yaml
 from pycontrol import paths
 from pycontrol.cluster.java import find_java
 from pycontrol.errors import UserError
+
+log = logging.getLogger(__name__)
 
 SUBMIT_MAIN = "io.nonstopstorm.workloads.SubmitTopology"
 WORKLOADS_JAR = "topologies/nonstop-workloads.jar"
@@ -56,8 +59,10 @@ def submit_java(workload: str, topology_name: str, settings: list[str], conf_dir
         p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s)
     except subprocess.TimeoutExpired as e:
         raise UserError(f"submitting {topology_name} timed out after {timeout_s:.0f} s (is Nimbus up?)") from e
+    log.debug("submitter output:\n%s\n%s", p.stdout, p.stderr)
     if p.returncode != 0:
         msg = p.stderr.strip().splitlines()
-        # The submitter prints one clear line last; Storm's logging may come before it.
+        # The submitter prints one clear line last; Storm's logging comes before it.
         raise UserError(msg[-1] if msg else f"submitting {topology_name} failed (exit {p.returncode})")
-    return p.stdout.strip()
+    lines = p.stdout.strip().splitlines()
+    return lines[-1] if lines else f"submitted {topology_name}"
