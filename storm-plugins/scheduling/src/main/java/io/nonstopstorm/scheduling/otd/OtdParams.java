@@ -1,0 +1,33 @@
+package io.nonstopstorm.scheduling.otd;
+
+/**
+ * OTD's tunables. The paper states none of the thresholds; the defaults are ours:
+ * a worker is HIGH when its CPU or its queues say it cannot keep up, LOW when both say it has room.
+ *
+ * @param highCpu        CPU share (0..1 of the worker's share of its node) at or above which a worker is HIGH
+ * @param lowCpu         CPU share at or below which a worker may be LOW
+ * @param highQueue      summed receive-queue length at or above which a worker is HIGH
+ * @param lowQueue       summed receive-queue length at or below which a worker may be LOW
+ * @param thresholdAsc   Algorithm 2 moves only if the best ASC (tuples/s of inter-node traffic saved) exceeds this
+ * @param maxExecutorsPerWorker a worker holding this many executors is full (0 = no limit)
+ */
+public record OtdParams(double highCpu, double lowCpu, long highQueue, long lowQueue, double thresholdAsc,
+                        int maxExecutorsPerWorker) {
+
+    public static final OtdParams DEFAULTS = new OtdParams(0.80, 0.50, 1000, 100, 10.0, 0);
+
+    public OtdParams {
+        if (!(0 <= lowCpu && lowCpu < highCpu && highCpu <= 1.0)) {
+            throw new IllegalArgumentException("need 0 <= lowCpu < highCpu <= 1, got " + lowCpu + ", " + highCpu);
+        }
+        if (lowQueue < 0 || lowQueue >= highQueue) {
+            throw new IllegalArgumentException("need 0 <= lowQueue < highQueue, got " + lowQueue + ", " + highQueue);
+        }
+        if (thresholdAsc < 0) {
+            throw new IllegalArgumentException("thresholdAsc must be >= 0, got " + thresholdAsc);
+        }
+        if (maxExecutorsPerWorker < 0) {
+            throw new IllegalArgumentException("maxExecutorsPerWorker must be >= 0, got " + maxExecutorsPerWorker);
+        }
+    }
+}
