@@ -1,0 +1,99 @@
+"""Per-topology control policy, read from a YAML file; every mistake is named with its place.
+
+    cycle_s: 5                      # one control cycle (OTD's adjustment cycle)
+    defaults:                       # applies to every topology not listed, and under each listed one
+      policy: otd
+      safety: {dry_run: false, max_moves_per_cycle: 1, cooldown_s: 10, hysteresis_s: 120}
+    topologies:
+      wordcount:
+        policy: otd
+        params: {high_cpu: 0.8, low_cpu: 0.5, threshold_asc: 10}
+        safety: {dry_run: true}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pycontrol.controller.safety import SafetyLimits
+from pycontrol.errors import UserError
+
+POLICIES = ("otd", "aniello-online", "mba-sam", "plan-only", "off")
+
+
+@dataclass(frozen=True)
+class TopologyPolicy:
+    policy: str = "otd"
+    params: dict[str, Any] = field(default_factory=dict)
+    safety: SafetyLimits = field(default_factory=SafetyLimits)
+
+
+@dataclass(frozen=True)
+class ControllerConfig:
+    cycle_s: float = 5.0
+    defaults: TopologyPolicy = field(default_factory=TopologyPolicy)
+    topologies: dict[str, TopologyPolicy] = field(default_factory=dict)
+
+    def for_topology(self, name: str) -> TopologyPolicy:
+        return self.topologies.get(name, self.defaults)
+
+
+def _check_keys(d: dict, allowed: set[str], where: str) -> None:
+    unknown = sorted(set(d) - allowed)
+    if unknown:
+        raise UserError(f"{where}: unknown key(s) {unknown}; allowed: {sorted(allowed)}")
+
+
+def _policy(d: Any, base: TopologyPolicy, where: str) -> TopologyPolicy:
+    if d is None:
+        return base
+    if not isinstance(d, dict):
+        raise UserError(f"{where}: expected a mapping, got {type(d).__name__}")
+    _check_keys(d, {"policy", "params", "safety"}, where)
+    name = d.get("policy", base.policy)
+    if name not in POLICIES:
+        raise UserError(f"{where}.policy: '{name}' is not one of {', '.join(POLICIES)}")
+    params = d.get("params", {})
+    if not isinstance(params, dict):
+        raise UserError(f"{where}.params: expected a mapping")
+    safety_d = d.get("safety", {}) or {}
+    if not isinstance(safety_d, dict):
+        raise UserError(f"{where}.safety: expected a mapping")
+    _check_keys(safety_d, {f.name for f in fields(SafetyLimits)}, f"{where}.safety")
+    merged = {f.name: getattr(base.safety, f.name) for f in fields(SafetyLimits)} | safety_d
+    try:
+        safety = SafetyLimits(**merged)
+    except (TypeError, ValueError) as e:
+        raise UserError(f"{where}.safety: {e}") from e
+    return TopologyPolicy(name, {**base.params, **params} if name == base.policy else dict(params), safety)
+
+
+def parse(data: Any, where: str = "config") -> ControllerConfig:
+    if data is None:
+        return ControllerConfig()
+    if not isinstance(data, dict):
+        raise UserError(f"{where}: expected a mapping at the top level")
+    _check_keys(data, {"cycle_s", "defaults", "topologies"}, where)
+    cycle = data.get("cycle_s", 5.0)
+    if not isinstance(cycle, (int, float)) or cycle <= 0:
+        raise UserError(f"{where}.cycle_s: must be a positive number, got {cycle!r}")
+    defaults = _policy(data.get("defaults"), TopologyPolicy(), f"{where}.defaults")
+    tops = data.get("topologies") or {}
+    if not isinstance(tops, dict):
+        raise UserError(f"{where}.topologies: expected a mapping of topology name to policy")
+    return ControllerConfig(float(cycle), defaults,
+                            {str(k): _policy(v, defaults, f"{where}.topologies.{k}") for k, v in tops.items()})
+
+
+def load(path: Path) -> ControllerConfig:
+    try:
+        data = yaml.safe_load(Path(path).read_text())
+    except OSError as e:
+        raise UserError(f"cannot read controller config {path}: {e.strerror}") from e
+    except yaml.YAMLError as e:
+        raise UserError(f"{path} is not valid YAML: {e}") from e
+    return parse(data, where=str(path))
