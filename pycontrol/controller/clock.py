@@ -8,14 +8,15 @@ from typing import Protocol
 
 class Clock(Protocol):
     def now(self) -> float:
-        """Seconds, monotonic within one process (wall time is only for display)."""
+        """Seconds since the epoch. Wall time, not monotonic: the controller's memory of its last
+        actions (cooldowns, hysteresis) is persisted in ZooKeeper and must survive a restart."""
 
     def sleep(self, seconds: float) -> None: ...
 
 
 class SystemClock:
     def now(self) -> float:
-        return time.monotonic()
+        return time.time()
 
     def sleep(self, seconds: float) -> None:
         time.sleep(max(0.0, seconds))

@@ -1,0 +1,115 @@
+"""The controller's memory, kept in ZooKeeper so a restarted (or newly elected) controller resumes
+where the last one stopped: pause switch, per-topology cooldown/hysteresis memory, and a
+write-ahead record of the action in flight.
+
+Protocol for one action: `begin()` records the moves as pending and is saved *before* anything is
+written to the cluster; `complete()` clears it once verified. A controller that finds a pending
+action on start-up verifies/re-applies it (plans are idempotent) instead of planning anew, so an
+action is neither lost nor repeated. Every save is a compare-and-set on the znode version, so a
+controller that lost leadership without noticing cannot overwrite its successor (fencing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from kazoo.client import KazooClient
+from kazoo.exceptions import BadVersionError
+
+from pycontrol import zk
+from pycontrol.controller.actions import Move
+from pycontrol.controller.safety import MoveMemory, SafetyState
+
+FORMAT = 1
+STATE_PATH = f"{zk.CONTROLLER}/state"
+LOG_LIMIT = 100
+
+
+class FencedOut(Exception):
+    """Another controller wrote the state since we read it: we are no longer the leader."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    cycle: int
+    moves: tuple[Move, ...]
+    written_at: float
+
+
+@dataclass(frozen=True)
+class ControllerState:
+    paused: bool = False
+    cycle: int = 0
+    topologies: dict[str, SafetyState] = field(default_factory=dict)
+    pending: Pending | None = None
+    log: tuple[dict, ...] = ()
+
+    def safety_for(self, topology: str) -> SafetyState:
+        s = self.topologies.get(topology, SafetyState())
+        return replace(s, paused=self.paused)
+
+    def begin(self, cycle: int, moves: list[Move], now: float) -> ControllerState:
+        if self.pending is not None:
+            raise RuntimeError(f"cycle {self.pending.cycle}'s action is still pending")
+        return replace(self, cycle=cycle, pending=Pending(cycle, tuple(moves), now))
+
+    def complete(self, now: float, hysteresis_s: dict[str, float], outcome: str) -> ControllerState:
+        """Clear the pending action: its moves enter each topology's memory and the action log."""
+        if self.pending is None:
+            return self
+        tops = dict(self.topologies)
+        for topo in sorted({m.topology for m in self.pending.moves}):
+            moves = [m for m in self.pending.moves if m.topology == topo]
+            tops[topo] = tops.get(topo, SafetyState()).after_applying(moves, now, hysteresis_s.get(topo, 0.0))
+        entry = {"cycle": self.pending.cycle, "at": now, "outcome": outcome,
+                 "moves": [m.to_dict() for m in self.pending.moves]}
+        return replace(self, topologies=tops, pending=None, log=(self.log + (entry,))[-LOG_LIMIT:])
+
+    # --- JSON ---
+    def to_doc(self) -> dict:
+        return {
+            "format": FORMAT,
+            "paused": self.paused,
+            "cycle": self.cycle,
+            "topologies": {t: {"last_action_at": s.last_action_at,
+                               "recent": {k: {"at": m.at, "from_slot": m.from_slot, "to_slot": m.to_slot}
+                                          for k, m in s.recent.items()}}
+                           for t, s in self.topologies.items()},
+            "pending": None if self.pending is None else {
+                "cycle": self.pending.cycle, "written_at": self.pending.written_at,
+                "moves": [m.to_dict() for m in self.pending.moves]},
+            "log": list(self.log),
+        }
+
+    @staticmethod
+    def from_doc(d: dict) -> ControllerState:
+        if d.get("format") != FORMAT:
+            raise ValueError(f"controller state format {d.get('format')!r}, expected {FORMAT}")
+        tops = {t: SafetyState(last_action_at=v.get("last_action_at"),
+                               recent={k: MoveMemory(m["at"], m["from_slot"], m["to_slot"])
+                                       for k, m in v.get("recent", {}).items()})
+                for t, v in d.get("topologies", {}).items()}
+        p = d.get("pending")
+        pending = None if p is None else Pending(p["cycle"], tuple(Move.from_dict(m) for m in p["moves"]),
+                                                 p["written_at"])
+        return ControllerState(bool(d.get("paused")), int(d.get("cycle", 0)), tops, pending, tuple(d.get("log", [])))
+
+
+class StateStore:
+    def __init__(self, client: KazooClient, path: str = STATE_PATH):
+        self.client = client
+        self.path = path
+
+    def load(self) -> tuple[ControllerState, int]:
+        got = zk.read_json(self.client, self.path)
+        if got is None:
+            state = ControllerState()
+            return state, zk.write_json(self.client, self.path, state.to_doc())
+        doc, version = got
+        return ControllerState.from_doc(doc), version
+
+    def save(self, state: ControllerState, version: int) -> int:
+        try:
+            return zk.write_json(self.client, self.path, state.to_doc(), expected_version=version)
+        except BadVersionError as e:
+            raise FencedOut(f"{self.path} changed since version {version}: another controller is active") from e

@@ -1,0 +1,29 @@
+import pytest
+
+from pycontrol.controller.actions import Move
+from pycontrol.controller.state_store import ControllerState
+
+
+def test_an_action_is_pending_until_completed_then_remembered():
+    mv = Move("wc", "[3-3]", "a:1", "b:2", "balance", 12.5)
+    s = ControllerState().begin(cycle=7, moves=[mv], now=100.0)
+    assert s.pending.moves == (mv,) and s.cycle == 7
+    with pytest.raises(RuntimeError, match="still pending"):
+        s.begin(8, [], 101.0)
+    done = s.complete(now=103.0, hysteresis_s={"wc": 60}, outcome="applied")
+    assert done.pending is None
+    assert done.safety_for("wc").last_action_at == 103.0
+    assert done.safety_for("wc").recent["wc/[3-3]"].from_slot == "a:1"
+    assert done.log[-1]["outcome"] == "applied" and done.log[-1]["moves"][0]["to_slot"] == "b:2"
+
+
+def test_documents_round_trip_including_a_pending_action():
+    mv = Move("wc", "[3-3]", "a:1", "b:2")
+    s = ControllerState(paused=True).begin(3, [mv], 1.0).complete(2.0, {"wc": 60}, "applied").begin(4, [mv], 5.0)
+    assert ControllerState.from_doc(s.to_doc()) == s
+    assert s.safety_for("wc").paused is True
+
+
+def test_an_unknown_format_is_refused():
+    with pytest.raises(ValueError, match="format"):
+        ControllerState.from_doc({"format": 99})
