@@ -1,0 +1,247 @@
+package io.nonstopstorm.scheduling.core;
+
+import io.nonstopstorm.scheduling.model.ClusterModel;
+import io.nonstopstorm.scheduling.model.ExecutorId;
+import io.nonstopstorm.scheduling.model.ExecutorLoads;
+import io.nonstopstorm.scheduling.model.Node;
+import io.nonstopstorm.scheduling.model.Outcome;
+import io.nonstopstorm.scheduling.model.Placement;
+import io.nonstopstorm.scheduling.model.SlotId;
+import io.nonstopstorm.scheduling.model.TopologyModel;
+import io.nonstopstorm.scheduling.model.TrafficMatrix;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Aniello, Baldoni, Querzoni (DEBS'13) §3.2, the online (traffic-based) scheduler: computes a
+ * candidate placement from measured executor-pair traffic and executor CPU load. Whether to apply it
+ * is decided separately by {@link AnielloRescheduleRule}.
+ *
+ * <p>The constraints are the paper's (§3.2.2): the topology uses exactly {@code W' = min(W, E)}
+ * workers; a node hosts at most its usable ports; the executors on node k load it by at most its
+ * capacity {@code B_k} (minus the node's background load from other work). We also keep α's limit
+ * {@link ExecutorsPerSlotLimit M(α)} per worker, since the paper says it tunes both schedulers. The
+ * objective is inter-node traffic ({@link InterNodeTraffic}).
+ *
+ * <p><b>Completing the truncated text.</b> The seed stops at "in the first phase, the executors of each
+ * topology are partitioned among the number of workers the topology has been [configured with]". Our
+ * reading, cross-checked against the authors' public code (not copied), is two greedy passes of the same
+ * shape ({@link PairwiseGreedyPacker}):
+ * <ol>
+ *   <li><b>Executors → workers.</b> Executor pairs by traffic, heaviest first: two unplaced executors go
+ *       together into the least-loaded worker that takes both (else each into the least-loaded one that
+ *       takes it); when one or both are placed, every combination of their current workers and the
+ *       least-loaded worker is tried and the one with the least inter-worker traffic kept. A worker
+ *       "takes" an executor if it stays within M(α) executors and its CPU load stays within the largest
+ *       remaining node capacity (otherwise no node could host it). Executors without traffic go to the
+ *       least-loaded worker. Then every empty worker receives the executor whose move from a shared
+ *       worker cuts the least traffic, so exactly W' workers are used.</li>
+ *   <li><b>Workers → nodes.</b> The same greedy over worker pairs by inter-worker traffic; a node takes a
+ *       worker if it has a usable port left and its load stays within B_k; "least loaded" is the lowest
+ *       utilisation (background + load)/B_k.</li>
+ * </ol>
+ * The authors' extra step that spreads a topology over more nodes is not in the paper and is omitted:
+ * it raises inter-node traffic, the quantity the paper minimises.
+ *
+ * <p><b>Optional refinement (ours).</b> With {@code refine = true} an {@link InterNodeLocalSearch} runs
+ * after phase 2 (executor moves and swaps, worker moves and swaps, moving a node's workers together), each
+ * move strictly cutting inter-node traffic under the same constraints. On seeded small instances the two
+ * phases alone end about 11–13 % above the exact optimum, refined about 4–6 % (see the tests).
+ *
+ * <p>Concrete ports: the workers placed on a node first take the topology's current slots there that
+ * already hold most of their executors, then the node's lowest usable ports. So re-running on its own
+ * output yields the same placement and moves nothing.
+ *
+ * <p>The whole computation is pure and deterministic: it ignores the current placement except for the
+ * port choice.
+ */
+public final class AnielloOnlineScheduler {
+
+    private static final int REFINEMENT_SWEEPS = 50;
+
+    private final double alpha;
+    private final boolean refine;
+
+    /** The paper's two greedy phases only. */
+    public AnielloOnlineScheduler(double alpha) {
+        this(alpha, false);
+    }
+
+    /**
+     * @param refine also run {@link InterNodeLocalSearch} after the two phases (our addition, off in the
+     *               paper's algorithm): single-executor moves, swaps and worker moves that strictly cut
+     *               inter-node traffic under the same constraints
+     */
+    public AnielloOnlineScheduler(double alpha, boolean refine) {
+        ExecutorsPerSlotLimit.requireUnit("alpha", alpha);
+        this.alpha = alpha;
+        this.refine = refine;
+    }
+
+    /**
+     * @param current the topology's placement now (may be empty); only used to keep workers on their ports
+     */
+    public Outcome<Placement> schedule(TopologyModel topology, ClusterModel cluster, TrafficMatrix traffic,
+                                       ExecutorLoads loads, Placement current) {
+        List<ExecutorId> executors = topology.executorIds();
+        if (executors.isEmpty()) {
+            return Outcome.success(Placement.empty());
+        }
+        int workers = topology.effectiveWorkers();
+        if (cluster.usableSlots(topology.id()).size() < workers) {
+            return Outcome.failure("topology " + topology.id() + " needs " + workers + " slots but only "
+                    + cluster.usableSlots(topology.id()).size() + " are free or its own");
+        }
+        Outcome<int[]> workerOf = executorsToWorkers(topology, cluster, traffic, loads, executors, workers);
+        return workerOf.flatMap(w -> workersToNodes(topology, cluster, traffic, loads, executors, w, workers))
+                .map(assignment -> {
+                    if (refine) {
+                        refine(topology, cluster, traffic, loads, executors, assignment, workers);
+                    }
+                    return toPlacement(topology, cluster, current, executors,
+                            assignment.workerOf, assignment.nodeOfWorker, workers);
+                });
+    }
+
+    private void refine(TopologyModel topology, ClusterModel cluster, TrafficMatrix traffic, ExecutorLoads loads,
+                        List<ExecutorId> executors, NodeAssignment assignment, int workers) {
+        Map<ExecutorId, Integer> index = indexOf(executors);
+        double[] load = new double[executors.size()];
+        List<Map<Integer, Double>> adjacency = new ArrayList<>();
+        for (int i = 0; i < executors.size(); i++) {
+            load[i] = loads.of(executors.get(i));
+            Map<Integer, Double> neighbours = new TreeMap<>();
+            for (Map.Entry<ExecutorId, Double> n : traffic.neighbours(executors.get(i)).entrySet()) {
+                Integer j = index.get(n.getKey());
+                if (j != null) {
+                    neighbours.put(j, n.getValue());
+                }
+            }
+            adjacency.add(neighbours);
+        }
+        List<Node> nodes = cluster.nodes();
+        int[] ports = new int[nodes.size()];
+        double[] room = new double[nodes.size()];
+        for (int n = 0; n < nodes.size(); n++) {
+            ports[n] = cluster.usableSlotsOn(nodes.get(n).id(), topology.id()).size();
+            room[n] = nodes.get(n).cpuCapacity() - nodes.get(n).cpuBackground();
+        }
+        int limit = ExecutorsPerSlotLimit.of(alpha, executors.size(), workers);
+        new InterNodeLocalSearch(assignment.workerOf, assignment.nodeOfWorker, load, adjacency, limit, ports, room)
+                .run(REFINEMENT_SWEEPS);
+    }
+
+    private Outcome<int[]> executorsToWorkers(TopologyModel topology, ClusterModel cluster, TrafficMatrix traffic,
+                                              ExecutorLoads loads, List<ExecutorId> executors, int workers) {
+        Map<ExecutorId, Integer> index = indexOf(executors);
+        double[] load = new double[executors.size()];
+        for (int i = 0; i < load.length; i++) {
+            load[i] = loads.of(executors.get(i));
+        }
+        double workerCap = 0;
+        for (Node n : cluster.nodes()) {
+            if (!cluster.usableSlotsOn(n.id(), topology.id()).isEmpty()) {
+                workerCap = Math.max(workerCap, n.cpuCapacity() - n.cpuBackground());
+            }
+        }
+        int limit = ExecutorsPerSlotLimit.of(alpha, executors.size(), workers);
+        int[] countLimit = new int[workers];
+        double[] loadLimit = new double[workers];
+        double[] background = new double[workers];
+        double[] capacity = new double[workers];
+        for (int w = 0; w < workers; w++) {
+            countLimit[w] = limit;
+            loadLimit[w] = workerCap;
+            capacity[w] = workerCap;
+        }
+        List<PairwiseGreedyPacker.Pair> pairs = new ArrayList<>();
+        for (TrafficMatrix.Link link : traffic.linksByRateDescending()) {
+            Integer a = index.get(link.a());
+            Integer b = index.get(link.b());
+            if (a != null && b != null) {
+                pairs.add(new PairwiseGreedyPacker.Pair(a, b, link.rate()));
+            }
+        }
+        PairwiseGreedyPacker packer = new PairwiseGreedyPacker(load, pairs,
+                new PairwiseGreedyPacker.Bins(countLimit, loadLimit, background, capacity),
+                i -> "executor " + executors.get(i));
+        // The packer keeps its state between the two calls: fill empty workers after the pair greedy.
+        return packer.pack(pairs).flatMap(ignored -> packer.fillEmptyBins());
+    }
+
+    private record NodeAssignment(int[] workerOf, int[] nodeOfWorker) {
+    }
+
+    private Outcome<NodeAssignment> workersToNodes(TopologyModel topology, ClusterModel cluster, TrafficMatrix traffic,
+                                                   ExecutorLoads loads, List<ExecutorId> executors, int[] workerOf,
+                                                   int workers) {
+        double[] workerLoad = new double[workers];
+        for (int i = 0; i < executors.size(); i++) {
+            workerLoad[workerOf[i]] += loads.of(executors.get(i));
+        }
+        Map<ExecutorId, Integer> index = indexOf(executors);
+        Map<Long, Double> between = new HashMap<>();
+        for (TrafficMatrix.Link link : traffic.linksByRateDescending()) {
+            Integer a = index.get(link.a());
+            Integer b = index.get(link.b());
+            if (a == null || b == null || workerOf[a] == workerOf[b]) {
+                continue;
+            }
+            int x = Math.min(workerOf[a], workerOf[b]);
+            int y = Math.max(workerOf[a], workerOf[b]);
+            between.merge((long) x * workers + y, link.rate(), Double::sum);
+        }
+        List<PairwiseGreedyPacker.Pair> pairs = new ArrayList<>();
+        for (Map.Entry<Long, Double> e : between.entrySet()) {
+            pairs.add(new PairwiseGreedyPacker.Pair((int) (e.getKey() / workers), (int) (e.getKey() % workers), e.getValue()));
+        }
+        List<Node> nodes = cluster.nodes();
+        int[] countLimit = new int[nodes.size()];
+        double[] loadLimit = new double[nodes.size()];
+        double[] background = new double[nodes.size()];
+        double[] capacity = new double[nodes.size()];
+        for (int n = 0; n < nodes.size(); n++) {
+            Node node = nodes.get(n);
+            countLimit[n] = cluster.usableSlotsOn(node.id(), topology.id()).size();
+            loadLimit[n] = node.cpuCapacity() - node.cpuBackground();
+            background[n] = node.cpuBackground();
+            capacity[n] = node.cpuCapacity();
+        }
+        PairwiseGreedyPacker packer = new PairwiseGreedyPacker(workerLoad, pairs,
+                new PairwiseGreedyPacker.Bins(countLimit, loadLimit, background, capacity),
+                w -> "a worker of topology " + topology.id());
+        return packer.pack(pairs).map(nodeOf -> new NodeAssignment(workerOf, nodeOf));
+    }
+
+    private static Placement toPlacement(TopologyModel topology, ClusterModel cluster, Placement current,
+                                         List<ExecutorId> executors, int[] workerOf, int[] nodeOfWorker,
+                                         int workers) {
+        List<List<ExecutorId>> members = new ArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            members.add(new ArrayList<>());
+        }
+        for (int i = 0; i < executors.size(); i++) {
+            members.get(workerOf[i]).add(executors.get(i));
+        }
+        SlotId[] slotOfWorker = PortChoice.choose(topology.id(), cluster, current, members, nodeOfWorker);
+        Map<ExecutorId, SlotId> slotOf = new HashMap<>();
+        for (int w = 0; w < workers; w++) {
+            for (ExecutorId e : members.get(w)) {
+                slotOf.put(e, slotOfWorker[w]);
+            }
+        }
+        return Placement.of(slotOf);
+    }
+
+    private static Map<ExecutorId, Integer> indexOf(List<ExecutorId> executors) {
+        Map<ExecutorId, Integer> index = new HashMap<>();
+        for (int i = 0; i < executors.size(); i++) {
+            index.put(executors.get(i), i);
+        }
+        return index;
+    }
+}

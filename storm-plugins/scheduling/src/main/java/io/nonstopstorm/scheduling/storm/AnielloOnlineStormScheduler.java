@@ -1,0 +1,97 @@
+package io.nonstopstorm.scheduling.storm;
+
+import io.nonstopstorm.scheduling.core.AnielloOnlineScheduler;
+import io.nonstopstorm.scheduling.core.AnielloRescheduleRule;
+import io.nonstopstorm.scheduling.core.RescheduleDecision;
+import io.nonstopstorm.scheduling.model.ClusterModel;
+import io.nonstopstorm.scheduling.model.ExecutorLoads;
+import io.nonstopstorm.scheduling.model.Outcome;
+import io.nonstopstorm.scheduling.model.Placement;
+import io.nonstopstorm.scheduling.model.TopologyModel;
+import io.nonstopstorm.scheduling.model.TrafficMatrix;
+import org.apache.storm.scheduler.Cluster;
+import org.apache.storm.scheduler.TopologyDetails;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+
+/**
+ * Aniello et al.'s online (traffic-based) scheduler as a Nimbus plugin. A topology with unassigned
+ * executors gets the offline placement first; afterwards, once every period P, a candidate is computed
+ * from the measured traffic and loads and applied if {@link AnielloRescheduleRule} says so. A candidate
+ * that cannot be computed leaves the running placement alone.
+ *
+ * <p>Topology config: {@code nonstop.scheduler: aniello-online}; {@code nonstop.aniello.alpha},
+ * {@code nonstop.aniello.beta} (see the offline scheduler); {@code nonstop.aniello.period.secs} (P,
+ * default 60); {@code nonstop.aniello.improvement.percent} (R, default 10);
+ * {@code nonstop.aniello.overload.window.secs} (X, default 30); {@code nonstop.aniello.refine} (default
+ * false: the paper's greedy only). The paper states no defaults for P, R, X.
+ */
+public class AnielloOnlineStormScheduler extends ConfiguredScheduler {
+
+    public static final String NAME = "aniello-online";
+    public static final String PERIOD_KEY = "nonstop.aniello.period.secs";
+    public static final String IMPROVEMENT_KEY = "nonstop.aniello.improvement.percent";
+    public static final String WINDOW_KEY = "nonstop.aniello.overload.window.secs";
+    public static final String REFINE_KEY = "nonstop.aniello.refine";
+
+    private final SchedulingMetrics metrics;
+    private final LongSupplier clockMillis;
+    private final Map<String, Long> lastCandidateMillis = new HashMap<>();
+
+    /** What Nimbus instantiates: no metrics source wired yet, wall clock. */
+    public AnielloOnlineStormScheduler() {
+        this(SchedulingMetrics.none(), System::currentTimeMillis);
+    }
+
+    public AnielloOnlineStormScheduler(SchedulingMetrics metrics, LongSupplier clockMillis) {
+        this.metrics = metrics;
+        this.clockMillis = clockMillis;
+    }
+
+    @Override
+    protected String name() {
+        return NAME;
+    }
+
+    @Override
+    protected Outcome<Step> plan(TopologyDetails td, Cluster cluster) {
+        if (!cluster.getUnassignedExecutors(td).isEmpty()) {
+            return AnielloOfflineStormScheduler.offlinePlacement(td, cluster, this);
+        }
+        TopologyConf conf = new TopologyConf(td.getConf());
+        double alpha = conf.unitInterval(AnielloOfflineStormScheduler.ALPHA_KEY, AnielloOfflineStormScheduler.DEFAULT_ALPHA);
+        long periodMillis = (long) (1000 * conf.nonNegative(PERIOD_KEY, 60));
+        double improvement = conf.nonNegative(IMPROVEMENT_KEY, 10);
+        long windowMillis = (long) (1000 * conf.nonNegative(WINDOW_KEY, 30));
+        boolean refine = conf.flag(REFINE_KEY, false);
+
+        long now = clockMillis.getAsLong();
+        long last = lastCandidateMillis.getOrDefault(td.getId(), -1L);
+        if (!AnielloRescheduleRule.periodElapsed(last, now, periodMillis)) {
+            return Outcome.success(Step.keep("next candidate in " + (periodMillis - (now - last)) / 1000 + " s"));
+        }
+        lastCandidateMillis.put(td.getId(), now);
+        Optional<TrafficMatrix> traffic = metrics.traffic(td.getId());
+        if (traffic.isEmpty()) {
+            return Outcome.success(Step.keep("no traffic measurements yet"));
+        }
+        TopologyModel topology = StormModelMapper.topology(td);
+        Map<String, Double> background = metrics.backgroundLoad(td.getId());
+        ClusterModel model = StormModelMapper.cluster(cluster, this::nodeCapacity, n -> background.getOrDefault(n, 0.0));
+        ExecutorLoads loads = metrics.executorLoads(td.getId());
+        Placement current = StormModelMapper.placement(cluster, td.getId());
+        Outcome<Placement> candidate = new AnielloOnlineScheduler(alpha, refine)
+                .schedule(topology, model, traffic.get(), loads, current);
+        if (candidate instanceof Outcome.Failure<Placement> f) {
+            return Outcome.success(Step.keep("no candidate (" + f.reason() + "); keeping the current placement"));
+        }
+        RescheduleDecision decision = new AnielloRescheduleRule(improvement, windowMillis, Map.of())
+                .decide(topology, model, traffic.get(), loads, current, candidate.orElseThrow(), metrics.nodeLoadHistory(), now);
+        return Outcome.success(decision.apply()
+                ? Step.apply(candidate.orElseThrow(), "rescheduled: " + decision.reason())
+                : Step.keep("kept: " + decision.reason()));
+    }
+}

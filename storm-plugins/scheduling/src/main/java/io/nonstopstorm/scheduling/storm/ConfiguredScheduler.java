@@ -1,0 +1,120 @@
+package io.nonstopstorm.scheduling.storm;
+
+import io.nonstopstorm.scheduling.model.Outcome;
+import io.nonstopstorm.scheduling.model.Placement;
+import org.apache.storm.metric.StormMetricsRegistry;
+import org.apache.storm.scheduler.Cluster;
+import org.apache.storm.scheduler.IScheduler;
+import org.apache.storm.scheduler.SupervisorDetails;
+import org.apache.storm.scheduler.Topologies;
+import org.apache.storm.scheduler.TopologyDetails;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What every nonstop scheduler shares. A topology opts in with {@code nonstop.scheduler: <name>} in its
+ * configuration; all other topologies go to Storm's DefaultScheduler. For an opted-in topology the
+ * subclass returns a step (a target placement or "leave it") or a failure; a failure or any exception
+ * falls back to the DefaultScheduler for that topology only, with the reason in the topology status and
+ * the log. {@link #schedule} never throws.
+ */
+public abstract class ConfiguredScheduler implements IScheduler {
+
+    /** Topology config key naming the scheduler that should place it. */
+    public static final String SCHEDULER_KEY = "nonstop.scheduler";
+    /** Node CPU capacity: in a supervisor's {@code supervisor.scheduler.meta}, or a default in Nimbus's conf. */
+    public static final String NODE_CAPACITY_KEY = "nonstop.node.capacity";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConfiguredScheduler.class);
+
+    /** What to do for one topology this round. */
+    protected record Step(Optional<Placement> target, String status) {
+        public static Step keep(String status) {
+            return new Step(Optional.empty(), status);
+        }
+
+        public static Step apply(Placement target, String status) {
+            return new Step(Optional.of(target), status);
+        }
+    }
+
+    private Map<String, Object> nimbusConf = Map.of();
+
+    /** The value of {@link #SCHEDULER_KEY} that selects this scheduler. */
+    protected abstract String name();
+
+    /** Decide for one opted-in topology. Expected problems come back as a failure value. */
+    protected abstract Outcome<Step> plan(TopologyDetails td, Cluster cluster);
+
+    @Override
+    public void prepare(Map<String, Object> conf, StormMetricsRegistry metricsRegistry) {
+        this.nimbusConf = conf == null ? Map.of() : conf;
+    }
+
+    @Override
+    public Map<String, Map<String, Double>> config() {
+        return Map.of();
+    }
+
+    @Override
+    public final void schedule(Topologies topologies, Cluster cluster) {
+        List<TopologyDetails> others = new ArrayList<>();
+        List<TopologyDetails> all = new ArrayList<>(topologies.getTopologies());
+        all.sort(Comparator.comparing(TopologyDetails::getId));
+        for (TopologyDetails td : all) {
+            if (!name().equals(new TopologyConf(td.getConf()).string(SCHEDULER_KEY))) {
+                others.add(td);
+                continue;
+            }
+            try {
+                Outcome<Step> outcome = plan(td, cluster);
+                if (outcome instanceof Outcome.Failure<Step> f) {
+                    fallBack(td, cluster, f.reason());
+                    continue;
+                }
+                Step step = outcome.orElseThrow();
+                String status = step.status();
+                if (step.target().isPresent()) {
+                    int changed = PlacementApplier.apply(cluster, td, step.target().get());
+                    status += changed == 0 ? " (no change)" : " (" + changed + " slot(s) changed)";
+                    LOG.info("{} placed {}: {}", name(), td.getId(), status);
+                }
+                cluster.setStatus(td.getId(), "nonstop " + name() + ": " + status);
+            } catch (RuntimeException | LinkageError | AssertionError e) {
+                LOG.error("{} failed on topology {}", name(), td.getId(), e);
+                fallBack(td, cluster, e.toString());
+            }
+        }
+        try {
+            DefaultFallback.schedule(cluster, others);
+        } catch (RuntimeException | LinkageError | AssertionError e) {
+            LOG.error("DefaultScheduler failed for topologies not handled by {}", name(), e);
+        }
+    }
+
+    private void fallBack(TopologyDetails td, Cluster cluster, String reason) {
+        LOG.warn("{} cannot place {}: {}; falling back to DefaultScheduler", name(), td.getId(), reason);
+        try {
+            cluster.setStatus(td.getId(), "nonstop " + name() + " failed: " + reason + "; using DefaultScheduler");
+            DefaultFallback.schedule(cluster, List.of(td));
+        } catch (RuntimeException | LinkageError | AssertionError e) {
+            LOG.error("DefaultScheduler fallback failed for {}", td.getId(), e);
+        }
+    }
+
+    /** CPU capacity of a node: its scheduler meta, else Nimbus's default, else unbounded. */
+    protected double nodeCapacity(SupervisorDetails sup) {
+        if (sup.getSchedulerMeta() instanceof Map<?, ?> meta && meta.get(NODE_CAPACITY_KEY) != null) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> m = (Map<String, Object>) meta;
+            return new TopologyConf(m).nonNegative(NODE_CAPACITY_KEY, Double.POSITIVE_INFINITY);
+        }
+        return new TopologyConf(nimbusConf).nonNegative(NODE_CAPACITY_KEY, Double.POSITIVE_INFINITY);
+    }
+}

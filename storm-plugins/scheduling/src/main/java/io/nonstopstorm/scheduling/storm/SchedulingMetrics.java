@@ -1,0 +1,53 @@
+package io.nonstopstorm.scheduling.storm;
+
+import io.nonstopstorm.scheduling.model.ExecutorLoads;
+import io.nonstopstorm.scheduling.model.LoadSample;
+import io.nonstopstorm.scheduling.model.TrafficMatrix;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Runtime measurements the traffic-aware schedulers need, supplied by the metrics plane. CPU values are
+ * in the unit of the node capacities (Hz for the Aniello scheduler).
+ */
+public interface SchedulingMetrics {
+
+    /** Executor-pair tuple rates of a topology, or empty while none have been collected. */
+    Optional<TrafficMatrix> traffic(String topologyId);
+
+    /** CPU load of each executor of a topology. */
+    ExecutorLoads executorLoads(String topologyId);
+
+    /** CPU load on each node caused by everything except {@code topologyId}. */
+    Map<String, Double> backgroundLoad(String topologyId);
+
+    /** Recent total CPU load samples per node (for the overload window). */
+    Map<String, List<LoadSample>> nodeLoadHistory();
+
+    /** No measurements at all: traffic-based rescheduling never triggers. */
+    static SchedulingMetrics none() {
+        return new SchedulingMetrics() {
+            @Override
+            public Optional<TrafficMatrix> traffic(String topologyId) {
+                return Optional.empty();
+            }
+
+            @Override
+            public ExecutorLoads executorLoads(String topologyId) {
+                return ExecutorLoads.none();
+            }
+
+            @Override
+            public Map<String, Double> backgroundLoad(String topologyId) {
+                return Map.of();
+            }
+
+            @Override
+            public Map<String, List<LoadSample>> nodeLoadHistory() {
+                return Map.of();
+            }
+        };
+    }
+}
