@@ -29,6 +29,8 @@ def connect(hosts: str, timeout_s: float = 10.0) -> KazooClient:
                          command_retry=KazooRetry(max_tries=5, delay=0.2, max_delay=2))
 
     def on_state(state: str) -> None:
+        if client._stopped.is_set():  # our own stop(): the end of the session is expected
+            return
         if state == KazooState.LOST:
             log.warning("ZooKeeper session lost (%s); kazoo reconnects with a new session", hosts)
         elif state == KazooState.SUSPENDED:

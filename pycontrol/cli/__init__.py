@@ -16,6 +16,12 @@ COMMAND_MODULES = [
     "pycontrol.cli.cluster_cmd",
     "pycontrol.cli.topology_cmd",
     "pycontrol.cli.demo_cmd",
+    "pycontrol.cli.migrate_cmd",
+    "pycontrol.cli.workload_cmd",
+    "pycontrol.cli.trace_cmd",
+    "pycontrol.cli.plan_cmd",
+    "pycontrol.cli.inspect_cmd",
+    "pycontrol.cli.metrics_cmd",
 ]
 
 

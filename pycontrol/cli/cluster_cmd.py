@@ -31,10 +31,13 @@ def cluster() -> None:
 @click.option("--port-base", default=17000, show_default=True,
               help="ZooKeeper on this port, Nimbus +1, UI +2, node i at +100+20(i-1).")
 @click.option("--timeout", default=240, show_default=True, help="Seconds to wait for the cluster to be ready.")
-def up(home, nodes, slots, network, link_bandwidth, link_delay, port_base, timeout) -> None:
+@click.option("--migration/--no-migration", default=True, show_default=True,
+              help="Nonstop executor migration (agent + plan-following scheduler); off = stock Storm.")
+def up(home, nodes, slots, network, link_bandwidth, link_delay, port_base, timeout, migration) -> None:
     """Start the cluster and wait until every supervisor and slot is registered."""
     spec = make_spec(resolve_home(home), nodes=nodes, slots=slots, network=network,
-                     link_bandwidth=link_bandwidth, link_delay_ms=link_delay, port_base=port_base)
+                     link_bandwidth=link_bandwidth, link_delay_ms=link_delay, port_base=port_base,
+                     migration=migration)
     state = manager.up(spec, timeout_s=timeout, echo=click.echo)
     st = manager.status(spec.home)
     click.echo(f"cluster ready in {state.ready_after_s} s: {nodes} nodes x {slots} slots ({network})")

@@ -13,6 +13,7 @@ from pycontrol.cluster.manager import State
 from pycontrol.errors import UserError
 from pycontrol.storm import submit
 from pycontrol.storm.rest import StormRest
+from pycontrol.workloads.submit import submit_workload
 
 
 def register(main: click.Group) -> None:
@@ -59,11 +60,13 @@ def topology() -> None:
               help="Topology conf / workload parameter, e.g. --set topology.workers=4 (repeatable).")
 @with_cluster_options
 def submit_cmd(workload, name, settings, home, nimbus, ui) -> None:
-    """Submit a workload (see storm-plugins/workloads) as a topology."""
+    """Submit a workload as a topology: a Python one (topologies/) or a Java one (storm-plugins/workloads).
+
+    `pycontrol workload list` shows them all."""
     conf_dir, _ = _targets(home, nimbus, ui)
     conf_dir, tmp = submit.client_conf_dir(nimbus, conf_dir)
     try:
-        out = submit.submit_java(workload, name or workload, submit.parse_settings(settings), conf_dir)
+        out = submit_workload(workload, name or workload, list(settings), conf_dir)
     finally:
         if tmp:
             tmp.cleanup()

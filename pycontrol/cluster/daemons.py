@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.spec import ClusterSpec, NodeSpec
-from pycontrol.cluster.storm_conf import marker
+from pycontrol.cluster.storm_conf import marker, migration_agent
 
 NIMBUS_MAIN = "org.apache.storm.daemon.nimbus.Nimbus"
 SUPERVISOR_MAIN = "org.apache.storm.daemon.supervisor.Supervisor"
@@ -30,10 +30,10 @@ def _cp(*parts: Path | str) -> str:
 
 
 def _storm_daemon(java: str, layout: Layout, name: str, conf_dir: Path, log_dir: Path, heap_mb: int,
-                  main: str, extra_cp: tuple[str, ...] = ()) -> list[str]:
+                  main: str, extra_cp: tuple[str, ...] = (), jvm_opts: tuple[str, ...] = ()) -> list[str]:
     h = layout.storm_home
     return [
-        java, "-server", f"-Xmx{heap_mb}m", "-XX:+UseSerialGC",
+        java, "-server", f"-Xmx{heap_mb}m", "-XX:+UseSerialGC", *jvm_opts,
         f"-Ddaemon.name={name}", f"-Dstorm.home={h}", f"-Dstorm.log.dir={log_dir}",
         f"-Dlogfile.name={name}.log", f"-Dlog4j.configurationFile={layout.log4j_dir / 'cluster.xml'}",
         f"-Dstorm.conf.file={conf_dir / 'storm.yaml'}", "-Djava.deserialization.disabled=true",
@@ -67,7 +67,8 @@ def ui(spec: ClusterSpec, layout: Layout, java: str) -> DaemonCommand:
 def supervisor(spec: ClusterSpec, layout: Layout, java: str, node: NodeSpec) -> DaemonCommand:
     conf = layout.node_conf_dir(node.name)
     log_dir = layout.node_log_dir(node.name)
-    argv = _storm_daemon(java, layout, "supervisor", conf, log_dir, 256, SUPERVISOR_MAIN)
+    agent = (migration_agent(layout, "supervisor"),) if spec.migration else ()
+    argv = _storm_daemon(java, layout, "supervisor", conf, log_dir, 256, SUPERVISOR_MAIN, jvm_opts=agent)
     # The supervisor hands STORM_CONF_DIR to its workers' classpath: each node's workers read its storm.yaml.
     return DaemonCommand(f"{node.name}-supervisor", "supervisor", argv, env={"STORM_CONF_DIR": str(conf)},
                          netns=node.netns, log_file=log_dir / "supervisor.log")

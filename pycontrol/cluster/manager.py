@@ -223,3 +223,27 @@ def status(home: Path) -> dict:
     except RestError as e:
         out["rest_error"] = str(e)
     return out
+
+
+def restart_daemon(home: Path, name: str, timeout_s: float = 120.0) -> State:
+    """Fault injection: stop one daemon of the running cluster (with its process group) and start it
+    again with the same command and data, e.g. "zookeeper"; returns the updated state."""
+    layout = Layout(home)
+    state = State.load(layout)
+    if state is None or not _running(state):
+        raise UserError(f"no running cluster in {home}")
+    idx = next((i for i, p in enumerate(state.processes) if p.name == name), None)
+    if idx is None:
+        raise UserError(f"no daemon named '{name}' (daemons: {[p.name for p in state.processes]})")
+    cmd = next(c for c in daemons.all_commands(state.spec, layout, find_java(), paths.require_dist()) if c.name == name)
+    processes.stop([state.processes[idx]])
+    state.processes[idx] = processes.start(cmd, layout.process_log(name))
+    state.save(layout)
+    deadline = time.monotonic() + timeout_s
+    if state.processes[idx].role == "zookeeper":
+        _wait("ZooKeeper", lambda: zk_ok(state.spec.zk_port), [state.processes[idx]], deadline)
+    else:
+        rest = StormRest(state.spec.ui_url, timeout_s=5)
+        _wait(f"the cluster after restarting {name}", lambda: _cluster_ready(rest, state.spec),
+              [state.processes[idx]], deadline)
+    return state

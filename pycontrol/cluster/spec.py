@@ -38,6 +38,7 @@ class ClusterSpec:
     port_base: int = 17000
     subnet: str = "10.231.170.0/24"     # netns mode only; exists only on our bridge and namespaces
     name: str = "local"
+    migration: bool = True              # nonstop migration agent + plan-following scheduler
     node_specs: tuple[NodeSpec, ...] = field(default=(), compare=False)
 
     # Ports of the control processes, fixed offsets from port_base.
@@ -88,7 +89,8 @@ class ClusterSpec:
 
 def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopback",
               link_bandwidth: str | None = None, link_delay_ms: float | None = None,
-              port_base: int = 17000, subnet: str | None = None, name: str = "local") -> ClusterSpec:
+              port_base: int = 17000, subnet: str | None = None, name: str = "local",
+              migration: bool = True) -> ClusterSpec:
     """Validate the user's choices and derive every node's address and ports."""
     if network not in NETWORKS:
         raise UserError(f"--network must be one of {', '.join(NETWORKS)}, got '{network}'")
@@ -114,7 +116,8 @@ def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopba
         raise UserError(f"cluster name must be lowercase letters, digits and '-', got '{name}'")
 
     base = ClusterSpec(home=home, nodes=nodes, slots=slots, network=network, link_bandwidth=link_bandwidth,
-                       link_delay_ms=link_delay_ms, port_base=port_base, subnet=subnet, name=name)
+                       link_delay_ms=link_delay_ms, port_base=port_base, subnet=subnet, name=name,
+                       migration=migration)
     node_specs = []
     for i in range(1, nodes + 1):
         first = port_base + 100 + (i - 1) * NODE_PORT_STRIDE
@@ -131,4 +134,4 @@ def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopba
 def spec_from_dict(d: dict) -> ClusterSpec:
     """Inverse of to_dict, for the state file."""
     return make_spec(Path(d["home"]), d["nodes"], d["slots"], d["network"], d["link_bandwidth"],
-                     d["link_delay_ms"], d["port_base"], d["subnet"], d["name"])
+                     d["link_delay_ms"], d["port_base"], d["subnet"], d["name"], d.get("migration", True))

@@ -11,8 +11,33 @@ from pycontrol.cluster.spec import ClusterSpec, NodeSpec
 MARKER_PROP = "nonstop.cluster.home"
 
 
+# Nonstop migration (storm-plugins/migration): the agent jar in $STORM_HOME/extlib and the scheduler
+# that follows placement plans (storm-plugins/scheduling, package io.nonstopstorm.scheduling.plan).
+MIGRATION_AGENT_JAR = "nonstop-migration.jar"
+PLAN_SCHEDULER = "io.nonstopstorm.scheduling.plan.PlanFollowingScheduler"
+
+
 def marker(layout: Layout) -> str:
     return f"-D{MARKER_PROP}={layout.home}"
+
+
+def migration_agent(layout: Layout, role: str) -> str:
+    """The JVM flag that loads the nonstop-migration agent; role is "worker" or "supervisor"."""
+    return f"-javaagent:{layout.storm_home / 'extlib' / MIGRATION_AGENT_JAR}={role}"
+
+
+def migration_conf(spec: ClusterSpec, layout: Layout) -> dict[str, Any]:
+    """Keys that turn nonstop migration on (empty when the cluster runs stock Storm)."""
+    if not spec.migration:
+        return {}
+    return {
+        "storm.scheduler": PLAN_SCHEDULER,
+        "nonstop.migration.enabled": True,
+        "nonstop.migration.worker.sync.ms": 1000,
+        "nonstop.migration.lazy.kill.ms": 2000,
+        "nonstop.migration.push": True,
+        "supervisor.childopts": migration_agent(layout, "supervisor"),
+    }
 
 
 def common_conf(spec: ClusterSpec, layout: Layout) -> dict[str, Any]:
@@ -31,9 +56,11 @@ def common_conf(spec: ClusterSpec, layout: Layout) -> dict[str, Any]:
         "supervisor.monitor.frequency.secs": 2,
         "executor.metrics.frequency.secs": 5,
         "worker.heap.memory.mb": 256,
-        "worker.childopts": f"-Xmx%HEAP-MEM%m -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError {marker(layout)}",
+        "worker.childopts": f"-Xmx%HEAP-MEM%m -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError {marker(layout)}"
+                            + (f" {migration_agent(layout, 'worker')}" if spec.migration else ""),
         "topology.worker.logwriter.childopts": f"-Xmx64m -XX:+UseSerialGC {marker(layout)}",
         "storm.cluster.mode": "distributed",
+        **migration_conf(spec, layout),
     }
 
 
@@ -57,6 +84,10 @@ def node_conf(spec: ClusterSpec, layout: Layout, node: NodeSpec) -> dict[str, An
         "supervisor.thrift.port": node.thrift_port,
         "supervisor.slots.ports": list(node.slot_ports),
         "supervisor.scheduler.meta": {"node": node.name},
+        # Metrics plane (storm-plugins/metrics, jar in extlib): every worker counts its traffic and CPU and
+        # publishes them to ZooKeeper; a dead worker's document vanishes after this session timeout.
+        "topology.auto.task.hooks": ["io.nonstopstorm.metrics.hook.TrafficHook"],
+        "nonstop.metrics.zk.session.timeout.ms": 6000,
     }
 
 

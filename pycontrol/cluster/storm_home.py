@@ -11,6 +11,7 @@ import yaml
 from pycontrol.cluster import storm_conf
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.spec import ClusterSpec
+from pycontrol.errors import UserError
 
 # Linked, not copied: they are large and read-only.
 LINKED_LIBS = ("lib", "lib-worker", "lib-webapp")
@@ -36,6 +37,10 @@ def assemble(spec: ClusterSpec, layout: Layout, dist: Path) -> None:
         target.mkdir()
         for jar in sorted((dist / sub).glob("*.jar")) if (dist / sub).is_dir() else []:
             shutil.copy2(jar, target / jar.name)
+    missing = [j for j in (storm_conf.MIGRATION_AGENT_JAR, "nonstop-scheduling.jar") if not (h / "extlib" / j).is_file()]
+    if spec.migration and missing:
+        raise UserError(f"nonstop migration needs {', '.join(missing)} in {dist / 'extlib'}: build them with "
+                        f"`mvn -q package`, or start the cluster with --no-migration")
     # Storm's UI requires $STORM_HOME/public; our REST server does not, but keep the layout familiar.
     (h / "public").mkdir(exist_ok=True)
     layout.log4j_dir.mkdir(parents=True, exist_ok=True)

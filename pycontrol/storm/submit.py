@@ -66,3 +66,22 @@ def submit_java(workload: str, topology_name: str, settings: list[str], conf_dir
         raise UserError(msg[-1] if msg else f"submitting {topology_name} failed (exit {p.returncode})")
     lines = p.stdout.strip().splitlines()
     return lines[-1] if lines else f"submitted {topology_name}"
+
+
+def java_workloads(timeout_s: float = 60) -> dict[str, str]:
+    """name -> description of every workload in the workloads jar (SubmitTopology --list)."""
+    dist = paths.require_dist()
+    jar = dist / WORKLOADS_JAR
+    if not jar.is_file():
+        raise UserError(f"{jar} missing: build it with `mvn -q package`")
+    cp = f"{jar}:{dist / 'storm' / 'lib-worker'}/*"
+    p = subprocess.run([find_java(), "-Xmx128m", "-cp", cp, SUBMIT_MAIN, "--list"], capture_output=True, text=True,
+                       timeout=timeout_s)
+    if p.returncode != 0:
+        raise UserError(f"cannot list the Java workloads: {p.stderr.strip()[-300:]}")
+    out = {}
+    for line in p.stdout.splitlines():
+        name, tab, description = line.partition("\t")
+        if tab:
+            out[name] = description
+    return out

@@ -8,7 +8,8 @@ import org.apache.storm.generated.StormTopology;
 
 /**
  * Submits a named workload to the cluster named by storm.yaml on the classpath (run with
- * -Dstorm.jar=&lt;this jar&gt;). Usage: SubmitTopology TOPOLOGY_NAME WORKLOAD [key=value ...].
+ * -Dstorm.jar=&lt;this jar&gt;). Usage: SubmitTopology TOPOLOGY_NAME WORKLOAD [key=value ...], or
+ * SubmitTopology --list (one "name TAB description" line per workload).
  * Values are parsed as YAML scalars, so numbers and booleans keep their types.
  * Exit codes: 0 submitted, 2 bad arguments, 3 rejected by Nimbus.
  */
@@ -17,6 +18,10 @@ public final class SubmitTopology {
     }
 
     public static void main(String[] args) {
+        if (args.length == 1 && args[0].equals("--list")) {
+            Workloads.descriptions().forEach((name, description) -> System.out.println(name + "\t" + description));
+            return;
+        }
         if (args.length < 2) {
             System.err.println("usage: SubmitTopology TOPOLOGY_NAME WORKLOAD [key=value ...]; workloads: "
                 + Workloads.descriptions().keySet());
@@ -28,18 +33,21 @@ public final class SubmitTopology {
             System.err.println("unknown workload '" + args[1] + "'; known: " + Workloads.descriptions().keySet());
             System.exit(2);
         }
-        Map<String, Object> conf = new HashMap<>(workload.get().defaults());
-        try {
-            conf.putAll(Settings.parse(java.util.Arrays.asList(args).subList(2, args.length)));
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-        }
+        Map<String, Object> conf = new HashMap<>();
         StormTopology topology;
         try {
+            Map<String, Object> settings = Settings.parse(java.util.Arrays.asList(args).subList(2, args.length));
+            conf.putAll(workload.get().defaultsFor(settings));
+            conf.putAll(settings);
             topology = workload.get().build(conf);
         } catch (IllegalArgumentException e) {
             System.err.println("workload '" + args[1] + "': " + e.getMessage());
+            System.exit(2);
+            return;
+        } catch (RuntimeException e) {
+            // e.g. Storm's own checks in createTopology (a non-serializable field names its component)
+            e.printStackTrace();
+            System.err.println("workload '" + args[1] + "' cannot be built: " + rootMessage(e));
             System.exit(2);
             return;
         }

@@ -7,11 +7,19 @@ import org.apache.storm.generated.StormTopology;
 public interface Workload {
     String name();
 
-    /** One line for `pycontrol topology list-workloads` and error messages. */
+    /** One line for `pycontrol workload list` and error messages. */
     String description();
 
     StormTopology build(Map<String, Object> conf);
 
     /** Conf defaults the workload needs (e.g. its worker count); user settings override them. */
     Map<String, Object> defaults();
+
+    /**
+     * Conf defaults given the user's settings, for workloads whose defaults come from an input the
+     * settings name (e.g. a topology spec file). User settings override these.
+     */
+    default Map<String, Object> defaultsFor(Map<String, Object> settings) {
+        return defaults();
+    }
 }

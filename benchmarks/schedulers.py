@@ -1,0 +1,301 @@
+"""Scheduler benchmarks: placement quality and planning speed of every scheduler core.
+
+Runs the scheduling plugin's Java bench (io.nonstopstorm.scheduling.bench.SchedulerBench) on Storm's
+lib/, then writes under results/schedulers/:
+
+  quality.json   per instance and scheduler: inter-node traffic, violations, slots; plus a summary
+  speed.json     per size and scheduler: median wall / thread-CPU / process-CPU time of one round
+  summary.md     the tables, for people (rendered from the two JSON files, so one part can be rerun)
+  quality.png, speed.png   plots (only if matplotlib can be imported)
+
+Usage:  .venv/bin/python benchmarks/schedulers.py [quality|speed|all|render] [--seeds N] [--sizes 4x12,...]
+Needs:  mvn -q -pl storm-plugins/scheduling -am package   (the plugin jar in build/dist/extlib)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+from pycontrol.cli.plan_cmd import planner_classpath
+from pycontrol.cluster.java import find_java
+from pycontrol.errors import UserError
+
+REPO = Path(__file__).resolve().parents[1]
+
+BENCH_MAIN = "io.nonstopstorm.scheduling.bench.SchedulerBench"
+OUT = REPO / "results" / "schedulers"
+DEFAULT_SIZES = "4x12,10x100,50x500,100x1000,250x2500,500x5000,1000x10000"
+TARGET_MS = 1000.0
+TARGET_SCHEDULERS = ("aniello-online", "otd")
+BASELINES = ("storm-default", "storm-ras", "optimum")
+
+
+def run_bench(args: list[str]) -> dict:
+    command = [find_java(), "-Xmx3g", "-cp", planner_classpath(), BENCH_MAIN, *args]
+    print("running:", " ".join(command[-len(args) - 1:]), flush=True)
+    started = time.monotonic()
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=None, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"bench failed with exit {done.returncode}")
+    print(f"  took {time.monotonic() - started:.0f} s", flush=True)
+    return json.loads(done.stdout)
+
+
+# ---- quality ----
+
+def summarise_quality(raw: dict) -> dict:
+    """Per family and overall, per scheduler: counts and mean ratios to the optimum / default / RAS.
+
+    Ratio to the optimum: only over placements without violations (the optimum honours CPU, worker
+    count and M(α)); instances with optimum 0 count when the scheduler also reaches 0. Ratios to Storm's
+    default and resource-aware schedulers: over every placement made (their own placements are not
+    checked against our per-executor CPU figures either); instances where the baseline is 0 are left out.
+    """
+    per_family = {}
+    pooled: dict[str, dict[str, list]] = {}
+    for family in raw["families"]:
+        rows = {}
+        for inst in family["instances"]:
+            results = inst["results"]
+            for name, r in results.items():
+                row = rows.setdefault(name, {"runs": 0, "placed": 0, "violation_free": 0,
+                                             "to_optimum": [], "to_default": [], "to_ras": [], "fraction": []})
+                row["runs"] += 1
+                if not r["ok"]:
+                    continue
+                row["placed"] += 1
+                row["violation_free"] += r["violations"] == 0
+                row["fraction"].append(r["inter_node_traffic"] / inst["total_traffic"] if inst["total_traffic"] else 0)
+                ratio(row["to_optimum"], r, results.get("optimum"), require_feasible=True)
+                ratio(row["to_default"], r, results.get("storm-default"))
+                ratio(row["to_ras"], r, results.get("storm-ras"))
+        for name, row in rows.items():
+            pool = pooled.setdefault(name, {k: [] for k in ("to_optimum", "to_default", "to_ras", "fraction")} |
+                                     {"runs": [0], "placed": [0], "violation_free": [0]})
+            for k in ("to_optimum", "to_default", "to_ras", "fraction"):
+                pool[k].extend(row[k])
+            for k in ("runs", "placed", "violation_free"):
+                pool[k][0] += row[k]
+        per_family[family["name"]] = {name: finish(row) for name, row in rows.items()}
+    overall = {name: finish({k: (v[0] if k in ("runs", "placed", "violation_free") else v) for k, v in pool.items()})
+               for name, pool in pooled.items()}
+    return {"per_family": per_family, "overall": overall}
+
+
+def ratio(into: list, result: dict, baseline: dict | None, require_feasible: bool = False) -> None:
+    if not baseline or not baseline.get("ok") or (require_feasible and result["violations"] > 0):
+        return
+    base, value = baseline["inter_node_traffic"], result["inter_node_traffic"]
+    if base > 0:
+        into.append(value / base)
+    elif value == 0:
+        into.append(1.0)
+
+
+def finish(row: dict) -> dict:
+    def mean(xs):
+        return round(statistics.fmean(xs), 4) if xs else None
+    return {"runs": row["runs"], "placed": row["placed"], "violation_free": row["violation_free"],
+            "mean_ratio_to_optimum": mean(row["to_optimum"]), "compared_to_optimum": len(row["to_optimum"]),
+            "worst_ratio_to_optimum": round(max(row["to_optimum"]), 4) if row["to_optimum"] else None,
+            "mean_ratio_to_default": mean(row["to_default"]), "mean_ratio_to_ras": mean(row["to_ras"]),
+            "mean_inter_node_fraction": mean(row["fraction"])}
+
+
+def quality_tables(summary: dict, raw: dict) -> str:
+    def cell(v, digits=3):
+        return "–" if v is None else f"{v:.{digits}f}"
+    names = list(summary["overall"])
+    sizes = {f["name"]: (min(i["executors"] for i in f["instances"]), max(i["executors"] for i in f["instances"]))
+             for f in raw["families"]}
+    out = ["### Quality: inter-node traffic relative to the exact optimum and to Storm's schedulers", "",
+           f"{raw['seeds']} seeded instances per family; families: " + ", ".join(
+               f"{n} ({lo}–{hi} executors)" for n, (lo, hi) in sizes.items()) + ".", "",
+           "Ratios are of inter-node traffic (lower is better). The optimum is exact under the online "
+           "scheduler's constraints (W' workers, at most M(α) executors each, node CPU); ratios to it are over "
+           "violation-free placements only (n = instances compared). Ratios to storm-default and storm-ras are "
+           "over every placement made. 'violation-free' = no executor/slot/worker-count/CPU/bandwidth violation "
+           "against the per-executor loads. OTD starts from Storm's default placement: 'otd' is one round, "
+           "'otd-converged' repeats rounds until one moves nothing.", "",
+           "| scheduler | placed | violation-free | mean ratio to optimum (n) | worst | mean ratio to storm-default "
+           "| mean ratio to storm-ras | inter-node fraction |",
+           "|---|---|---|---|---|---|---|---|"]
+    for n in names:
+        s = summary["overall"][n]
+        out.append(f"| {n} | {s['placed']}/{s['runs']} | {s['violation_free']} | "
+                   f"{cell(s['mean_ratio_to_optimum'])} ({s['compared_to_optimum']}) | "
+                   f"{cell(s['worst_ratio_to_optimum'])} | {cell(s['mean_ratio_to_default'])} | "
+                   f"{cell(s['mean_ratio_to_ras'])} | {cell(s['mean_inter_node_fraction'])} |")
+    out += ["", "Mean ratio to storm-default per family:", "",
+            "| scheduler | " + " | ".join(summary["per_family"]) + " |",
+            "|---|" + "---|" * len(summary["per_family"])]
+    for n in names:
+        out.append(f"| {n} | " + " | ".join(cell(summary["per_family"][f].get(n, {}).get("mean_ratio_to_default"))
+                                              for f in summary["per_family"]) + " |")
+    return "\n".join(out) + "\n"
+
+
+def plot_quality(summary: dict, path: Path) -> bool:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    names = [n for n in summary["overall"] if n != "storm-default"]
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.5))
+    for ax, key, title in ((axes[0], "mean_ratio_to_optimum", "small instances: ratio to exact optimum"),
+                           (axes[1], "mean_ratio_to_default", "all instances: ratio to Storm default")):
+        values = [summary["overall"][n][key] or 0 for n in names]
+        ax.bar(range(len(names)), values, color="tab:blue")
+        ax.axhline(1.0, color="black", linewidth=0.8)
+        ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
+        ax.set_title(title)
+        ax.set_ylabel("inter-node traffic ratio (lower is better)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
+# ---- speed ----
+
+def speed_tables(raw: dict) -> str:
+    results = raw["results"]
+    sizes = sorted({(r["nodes"], r["executors"]) for r in results}, key=lambda s: s[1])
+    names = list(dict.fromkeys(r["scheduler"] for r in results))
+    by = {(r["scheduler"], r["nodes"], r["executors"]): r for r in results}
+
+    def cell(r, key):
+        if r is None or "skipped" in r:
+            return "skip"
+        v = r.get(key)
+        text = "–" if v is None else (f"{v:.1f}" if v < 100 else f"{v:.0f}")
+        return text + ("" if r.get("ok", True) else " (fail)")
+
+    header = "| scheduler | " + " | ".join(f"{n} nodes / {e} ex." for n, e in sizes) + " |"
+    out = ["### Speed: one planning round", "",
+           f"Machine: {raw['machine']['cores']} cores, load average {raw['machine']['load_average_at_start']:.0f} "
+           "at start (shared); medians over warmed-up runs.", "",
+           "Instance: random DAG of 20 components, each executor sending to 4 receivers, 4 ports per node, "
+           "W = 2 x nodes workers, 3x CPU headroom; OTD starts from the aniello-offline placement (every worker "
+           "LOW: its worst case); storm-ras runs with its state-search limit raised to 100 000 and its timeout "
+           "to 1800 s (Storm's defaults refuse 10 000 executors).", "",
+           "CPU time of the planning thread, ms (storm-ras plans on its own thread: its figure is process CPU):", "",
+           header, "|---|" + "---|" * len(sizes)]
+    for n in names:
+        key = "median_cpu_ms" if n == "storm-ras" else "median_thread_cpu_ms"
+        out.append(f"| {n} | " + " | ".join(cell(by.get((n, s[0], s[1])), key) for s in sizes) + " |")
+    out += ["", "Wall time, ms (inflated by the machine's load):", "", header, "|---|" + "---|" * len(sizes)]
+    for n in names:
+        out.append(f"| {n} | " + " | ".join(cell(by.get((n, s[0], s[1])), "median_ms") for s in sizes) + " |")
+    largest = sizes[-1]
+    out.append("")
+    for n in TARGET_SCHEDULERS:
+        r = by.get((n, *largest))
+        if r and "skipped" not in r:
+            cpu = r["median_thread_cpu_ms"]
+            out.append(f"- target < {TARGET_MS:.0f} ms per round at {largest[0]} nodes / {largest[1]} executors, {n}: "
+                       f"{cpu:.0f} ms thread CPU, {r['median_ms']:.0f} ms wall -> "
+                       f"{'met' if cpu < TARGET_MS else 'NOT met'} (on CPU time)")
+    notes = [f"- {r['scheduler']} at {r['executors']} executors: {r['note']}" for r in results
+             if r.get("note") and (not r.get("ok", True) or r["scheduler"] == "elastic")
+             and (r["nodes"], r["executors"]) == largest_done(results, r["scheduler"])]
+    skipped = [f"- {r['scheduler']} from {r['executors']} executors: {r['skipped']}" for r in results
+               if "skipped" in r and r["scheduler"] != "optimum" and is_first_skip(results, r)]
+    return "\n".join(out + notes + skipped) + "\n"
+
+
+def largest_done(results: list, scheduler: str):
+    done = [(r["nodes"], r["executors"]) for r in results if r["scheduler"] == scheduler and "skipped" not in r]
+    return max(done, key=lambda s: s[1]) if done else None
+
+
+def is_first_skip(results: list, r: dict) -> bool:
+    skips = [x["executors"] for x in results if x["scheduler"] == r["scheduler"] and "skipped" in x]
+    return r["executors"] == min(skips)
+
+
+def plot_speed(raw: dict, path: Path) -> bool:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    names = list(dict.fromkeys(r["scheduler"] for r in raw["results"]))
+    for n in names:
+        key = "median_cpu_ms" if n == "storm-ras" else "median_thread_cpu_ms"
+        pts = sorted((r["executors"], r[key]) for r in raw["results"]
+                     if r["scheduler"] == n and "skipped" not in r and r.get(key))
+        if pts:
+            ax.plot([p[0] for p in pts], [max(p[1], 0.01) for p in pts], marker="o", label=n,
+                    linewidth=2.5 if n in TARGET_SCHEDULERS else 1.2)
+    ax.axhline(TARGET_MS, color="red", linestyle="--", linewidth=1, label="1 s target")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("executors (nodes = executors / 10)")
+    ax.set_ylabel("CPU time of one planning round, ms")
+    ax.set_title("Scheduler planning time")
+    ax.legend(fontsize=8, ncol=2)
+    ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("what", nargs="?", choices=("quality", "speed", "all", "render"), default="all",
+                   help="render: only rewrite summary.md and the plots from the saved JSON")
+    p.add_argument("--seeds", type=int, default=20, help="quality: instances per family")
+    p.add_argument("--sizes", default=DEFAULT_SIZES, help="speed: NODESxEXECUTORS,...")
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--warmup", type=int, default=1)
+    p.add_argument("--cap-seconds", type=float, default=10.0)
+    p.add_argument("--budget-seconds", type=float, default=15.0)
+    p.add_argument("--out", type=Path, default=OUT)
+    a = p.parse_args()
+    a.out.mkdir(parents=True, exist_ok=True)
+    try:
+        planner_classpath()
+    except UserError as e:
+        raise SystemExit(f"error: {e}")
+    if a.what in ("quality", "all"):
+        raw = run_bench(["quality", "--seeds", str(a.seeds)])
+        (a.out / "quality.json").write_text(json.dumps({"summary": summarise_quality(raw), "raw": raw}, indent=1))
+    if a.what in ("speed", "all"):
+        raw = run_bench(["speed", "--sizes", a.sizes, "--repeats", str(a.repeats), "--warmup", str(a.warmup),
+                         "--cap-seconds", str(a.cap_seconds), "--budget-seconds", str(a.budget_seconds)])
+        (a.out / "speed.json").write_text(json.dumps(raw, indent=1))
+    print(render(a.out))
+
+
+def render(out: Path) -> str:
+    """summary.md and the plots from whatever results are in `out` (a rerun of one part keeps the other)."""
+    sections = []
+    plots = True
+    if (out / "quality.json").is_file():
+        doc = json.loads((out / "quality.json").read_text())
+        sections.append(quality_tables(doc["summary"], doc["raw"]))
+        plots &= plot_quality(doc["summary"], out / "quality.png")
+    if (out / "speed.json").is_file():
+        raw = json.loads((out / "speed.json").read_text())
+        sections.append(speed_tables(raw))
+        plots &= plot_speed(raw, out / "speed.png")
+    if not plots:
+        sections.append("(matplotlib is not importable: JSON and tables only, no PNG plots)\n")
+    text = "\n".join(sections)
+    (out / "summary.md").write_text("# Scheduler benchmarks\n\nWritten by benchmarks/schedulers.py.\n\n" + text)
+    return text
+
+
+if __name__ == "__main__":
+    main()

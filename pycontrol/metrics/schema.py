@@ -1,0 +1,236 @@
+"""Parsing and validation of the worker metrics document (storm-plugins/metrics/SCHEMA.md).
+
+A document that is not valid JSON, misses a field, has a wrong type or a version this reader does not
+know raises DocumentError with the path of the first problem; callers log it and skip the document.
+Unknown fields are ignored: adding fields is not a version change.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+SCHEMA = "nonstop.metrics.worker"
+SUPPORTED_VERSIONS = frozenset({1})
+
+
+class DocumentError(ValueError):
+    """Not a worker metrics document this reader understands."""
+
+
+def executor_key(start: int, end: int) -> str:
+    """An executor as the Storm UI names it: "[start-end]"."""
+    return f"[{start}-{end}]"
+
+
+def parse_executor_key(key: str) -> tuple[int, int]:
+    """"[3-4]" -> (3, 4); Storm's system executor is "[-1--1]"."""
+    m = _EXECUTOR_KEY.match(key.strip())
+    if not m:
+        raise ValueError(f"bad executor id {key!r}: expected [start-end]")
+    return int(m.group(1)), int(m.group(2))
+
+
+_EXECUTOR_KEY = re.compile(r"^\[(-?\d+)-(-?\d+)\]$")
+
+
+@dataclass(frozen=True)
+class NetRate:
+    interface: str
+    rx_bytes_per_s: float
+    tx_bytes_per_s: float
+
+
+@dataclass(frozen=True)
+class ExecutorMetrics:
+    start: int
+    end: int
+    component: str
+    tasks: tuple[int, ...]
+    cpu_cores: float | None
+    child_processes: int
+    child_cpu_cores: float | None
+    queue_length: int | None
+    queue_capacity: int | None
+    emitted_per_s: float
+    executed_per_s: float
+
+    @property
+    def key(self) -> str:
+        return executor_key(self.start, self.end)
+
+
+@dataclass(frozen=True)
+class PairRate:
+    src_task: int
+    dst_task: int
+    tuples: int
+    tuples_per_s: float
+
+
+@dataclass(frozen=True)
+class Input:
+    component: str
+    stream: str
+    grouping: str
+    fields: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ComponentSpec:
+    id: str
+    type: str
+    tasks: tuple[int, ...]
+    inputs: tuple[Input, ...]
+
+
+@dataclass(frozen=True)
+class WorkerDoc:
+    version: int
+    topology_id: str
+    host: str
+    port: int
+    pid: int
+    started_at_ms: int
+    cpu_cores: float | None
+    window_end_ms: int
+    window_s: float
+    seq: int
+    period_s: int
+    node_cpu_count: int
+    node_cpu_mhz: float | None
+    node_cpu_busy_cores: float | None
+    net: tuple[NetRate, ...]
+    executors: tuple[ExecutorMetrics, ...]
+    traffic: tuple[PairRate, ...]
+    components: tuple[ComponentSpec, ...]
+
+    @property
+    def worker(self) -> str:
+        """The worker as "host:port"."""
+        return f"{self.host}:{self.port}"
+
+
+class _Reader:
+    """Typed field access with the JSON path in every error."""
+
+    def __init__(self, d: Any, path: str):
+        if not isinstance(d, dict):
+            raise DocumentError(f"{path}: expected an object, got {type(d).__name__}")
+        self.d = d
+        self.path = path
+
+    def _get(self, key: str, nullable: bool) -> Any:
+        if key not in self.d:
+            raise DocumentError(f"{self.path}.{key}: missing")
+        v = self.d[key]
+        if v is None and not nullable:
+            raise DocumentError(f"{self.path}.{key}: must not be null")
+        return v
+
+    def int(self, key: str, nullable: bool = False) -> int | None:
+        v = self._get(key, nullable)
+        if v is None:
+            return None
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise DocumentError(f"{self.path}.{key}: expected an integer, got {v!r}")
+        return v
+
+    def num(self, key: str, nullable: bool = False) -> float | None:
+        v = self._get(key, nullable)
+        if v is None:
+            return None
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise DocumentError(f"{self.path}.{key}: expected a number, got {v!r}")
+        if v != v or v in (float("inf"), float("-inf")) or v < 0:
+            raise DocumentError(f"{self.path}.{key}: expected a finite non-negative number, got {v!r}")
+        return float(v)
+
+    def str(self, key: str) -> str:
+        v = self._get(key, False)
+        if not isinstance(v, str) or not v:
+            raise DocumentError(f"{self.path}.{key}: expected a non-empty string, got {v!r}")
+        return v
+
+    def list(self, key: str) -> list:
+        v = self._get(key, False)
+        if not isinstance(v, list):
+            raise DocumentError(f"{self.path}.{key}: expected a list, got {type(v).__name__}")
+        return v
+
+    def ints(self, key: str) -> tuple[int, ...]:
+        items = self.list(key)
+        for i, x in enumerate(items):
+            if isinstance(x, bool) or not isinstance(x, int):
+                raise DocumentError(f"{self.path}.{key}[{i}]: expected an integer, got {x!r}")
+        return tuple(items)
+
+    def obj(self, key: str) -> _Reader:
+        return _Reader(self._get(key, False), f"{self.path}.{key}")
+
+
+def parse_document(raw: bytes | str) -> WorkerDoc:
+    """Parse and validate one document; raises DocumentError."""
+    try:
+        d = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise DocumentError(f"not JSON: {e}") from None
+    return document_from_dict(d)
+
+
+def document_from_dict(d: Any) -> WorkerDoc:
+    r = _Reader(d, "$")
+    schema = r.str("schema")
+    if schema != SCHEMA:
+        raise DocumentError(f"$.schema: expected {SCHEMA!r}, got {schema!r}")
+    version = r.int("version")
+    if version not in SUPPORTED_VERSIONS:
+        raise DocumentError(f"$.version: {version} is not supported (this reader knows {sorted(SUPPORTED_VERSIONS)})")
+    w = r.obj("worker")
+    win = r.obj("window")
+    n = r.obj("node")
+    executors = []
+    for i, e in enumerate(r.list("executors")):
+        er = _Reader(e, f"$.executors[{i}]")
+        ids = er.ints("id")
+        if len(ids) != 2 or ids[1] < ids[0]:
+            raise DocumentError(f"$.executors[{i}].id: expected [start, end], got {list(ids)}")
+        executors.append(ExecutorMetrics(
+            ids[0], ids[1], er.str("component"), er.ints("tasks"), er.num("cpu_cores", True),
+            er.int("child_processes"), er.num("child_cpu_cores", True), er.int("queue_length", True),
+            er.int("queue_capacity", True), er.num("emitted_per_s"), er.num("executed_per_s")))
+    traffic = []
+    for i, p in enumerate(r.list("traffic")):
+        pr = _Reader(p, f"$.traffic[{i}]")
+        traffic.append(PairRate(pr.int("src_task"), pr.int("dst_task"), pr.int("tuples"), pr.num("tuples_per_s")))
+    components = []
+    for i, c in enumerate(r.list("components")):
+        cr = _Reader(c, f"$.components[{i}]")
+        inputs = []
+        for j, x in enumerate(cr.list("inputs")):
+            xr = _Reader(x, f"$.components[{i}].inputs[{j}]")
+            fields = xr.list("fields")
+            if not all(isinstance(f, str) for f in fields):
+                raise DocumentError(f"$.components[{i}].inputs[{j}].fields: expected strings")
+            inputs.append(Input(xr.str("component"), xr.str("stream"), xr.str("grouping"), tuple(fields)))
+        ctype = cr.str("type")
+        if ctype not in ("spout", "bolt"):
+            raise DocumentError(f"$.components[{i}].type: expected 'spout' or 'bolt', got {ctype!r}")
+        components.append(ComponentSpec(cr.str("id"), ctype, cr.ints("tasks"), tuple(inputs)))
+    net = []
+    for i, x in enumerate(n.list("net")):
+        xr = _Reader(x, f"$.node.net[{i}]")
+        net.append(NetRate(xr.str("interface"), xr.num("rx_bytes_per_s"), xr.num("tx_bytes_per_s")))
+    window_s = win.num("seconds")
+    if window_s <= 0:
+        raise DocumentError(f"$.window.seconds: must be positive, got {window_s}")
+    return WorkerDoc(
+        version=version, topology_id=r.str("topology_id"),
+        host=w.str("host"), port=w.int("port"), pid=w.int("pid"), started_at_ms=w.int("started_at_ms"),
+        cpu_cores=w.num("cpu_cores", True),
+        window_end_ms=win.int("end_ms"), window_s=window_s, seq=win.int("seq"), period_s=win.int("period_s"),
+        node_cpu_count=n.int("cpu_count"), node_cpu_mhz=n.num("cpu_mhz", True),
+        node_cpu_busy_cores=n.num("cpu_busy_cores", True), net=tuple(net),
+        executors=tuple(executors), traffic=tuple(traffic), components=tuple(components))

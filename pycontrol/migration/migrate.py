@@ -1,0 +1,103 @@
+"""`pycontrol migrate`: ask the plan-following scheduler to move one executor, and follow it through.
+
+The scheduler is the one judge of a plan (executor exists, slot exists and is usable): this module
+only spells the request, writes it, and reports what the scheduler decided and when the UI REST API
+shows the executor at its new place.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass
+
+from kazoo.client import KazooClient
+
+from pycontrol import zk
+from pycontrol.errors import UserError
+from pycontrol.migration.plan import Decision, parse_executor, plan_doc, ui_executor
+from pycontrol.storm.placement import placement
+from pycontrol.storm.rest import RestError, StormRest
+
+
+@dataclass(frozen=True)
+class MigrationResult:
+    topology: str
+    topology_id: str
+    executor: str               # "[s-e]"
+    source: str | None          # "host:port" before the move (None if the UI did not list it)
+    target: str                 # "host:port" as requested
+    request_id: str
+    plan_version: int
+    decision: Decision
+    decided_after_s: float      # plan written -> decision written
+    visible_after_s: float | None = None   # plan written -> REST shows the executor at the target
+
+
+def where_is(rest: StormRest, topology_id: str, executor: tuple[int, int]) -> str | None:
+    """"host:port" of the executor per the UI REST API, or None if it is not listed."""
+    want = ui_executor(*executor)
+    for p in placement(rest, topology_id):
+        if p.executor == want:
+            return f"{p.host}:{p.port}"
+    return None
+
+
+def write_plan(client: KazooClient, topology: str, moves: dict[tuple[int, int], tuple[str, int]],
+               request_id: str | None = None) -> tuple[str, int]:
+    """Writes the plan znode; returns (request id, znode version the scheduler will decide on)."""
+    rid = request_id or uuid.uuid4().hex[:12]
+    version = zk.write_json(client, f"{zk.PLANS}/{topology}", plan_doc(moves, rid))
+    return rid, version
+
+
+def wait_decision(client: KazooClient, topology: str, topology_id: str, plan_version: int,
+                  timeout_s: float, poll_s: float = 0.1) -> Decision:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        found = zk.read_json(client, f"{zk.DECISIONS}/{topology}")
+        if found is not None and isinstance(found[0], dict):
+            d = Decision.from_doc(found[0])
+            if d.answers(topology_id, plan_version):
+                return d
+        if time.monotonic() > deadline:
+            raise UserError(f"no decision on plan v{plan_version} of {topology} after {timeout_s:.0f} s: is Nimbus "
+                            f"running the plan-following scheduler (storm.scheduler)?")
+        time.sleep(poll_s)
+
+
+def wait_visible(rest: StormRest, topology_id: str, executor: tuple[int, int], target: str,
+                 timeout_s: float, poll_s: float = 0.25) -> None:
+    deadline = time.monotonic() + timeout_s
+    where = None
+    while True:
+        try:
+            where = where_is(rest, topology_id, executor)
+        except RestError:
+            where = None
+        if where == target:
+            return
+        if time.monotonic() > deadline:
+            raise UserError(f"executor {ui_executor(*executor)} still at {where} {timeout_s:.0f} s after the "
+                            f"plan was applied (expected {target})")
+        time.sleep(poll_s)
+
+
+def migrate(client: KazooClient, rest: StormRest, topology: str, executor_text: str, target: tuple[str, int],
+            wait: bool = False, timeout_s: float = 60.0) -> MigrationResult:
+    topology_id = rest.topology_id(topology)
+    if topology_id is None:
+        raise UserError(f"no topology named '{topology}' (running: {[t['name'] for t in rest.topologies()]})")
+    executor = parse_executor(executor_text)
+    source = where_is(rest, topology_id, executor)
+    target_text = f"{target[0]}:{target[1]}"
+    t0 = time.monotonic()
+    rid, version = write_plan(client, topology, {executor: target})
+    decision = wait_decision(client, topology, topology_id, version, timeout_s)
+    decided = time.monotonic() - t0
+    result = MigrationResult(topology, topology_id, ui_executor(*executor), source, target_text, rid, version,
+                             decision, round(decided, 3))
+    if decision.status == "rejected" or not wait:
+        return result
+    wait_visible(rest, topology_id, executor, target_text, timeout_s)
+    return MigrationResult(**{**result.__dict__, "visible_after_s": round(time.monotonic() - t0, 3)})

@@ -1,0 +1,73 @@
+"""Plan and decision documents of the plan-following scheduler. Pure.
+
+Plan znode /nonstop/plans/<topology-name>:
+    {"request_id": "...", "placement": {"[3,3]": "HOST:PORT" | "SUPERVISOR_ID:PORT", ...}}
+Decision znode /nonstop/decisions/<topology-name>:
+    {"topology": ..., "topology_id": ..., "plan_version": <plan znode version>, "request_id": ...,
+     "status": "applied" | "unchanged" | "rejected", "reason": ..., "moves": [...], "decided_at_ms": ...}
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pycontrol.errors import UserError
+
+_EXECUTOR = re.compile(r"\s*\[?\s*(-?\d+)\s*(?:[,-]\s*(-?\d+)\s*)?\]?\s*")
+
+
+def parse_executor(text: str) -> tuple[int, int]:
+    """"[3,3]", "[3-3]" (as the UI shows it), "3-3" or "3" (a one-task executor)."""
+    m = _EXECUTOR.fullmatch(text or "")
+    if not m:
+        raise UserError(f"--executor must look like [3-3] or 3, got '{text}'")
+    start = int(m.group(1))
+    end = int(m.group(2)) if m.group(2) is not None else start
+    if end < start:
+        raise UserError(f"executor {text} has an empty task range")
+    return start, end
+
+
+def executor_key(start: int, end: int) -> str:
+    """The plan's spelling of an executor id."""
+    return f"[{start},{end}]"
+
+
+def ui_executor(start: int, end: int) -> str:
+    """The UI REST API's spelling."""
+    return f"[{start}-{end}]"
+
+
+def parse_target(text: str) -> tuple[str, int]:
+    """HOST:PORT (or SUPERVISOR_ID:PORT), split at the last colon."""
+    host, sep, port = (text or "").rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise UserError(f"--to must be HOST:PORT, e.g. 127.0.0.12:17121, got '{text}'")
+    return host, int(port)
+
+
+def plan_doc(moves: dict[tuple[int, int], tuple[str, int]], request_id: str) -> dict:
+    return {"request_id": request_id,
+            "placement": {executor_key(*e): f"{h}:{p}" for e, (h, p) in sorted(moves.items())}}
+
+
+@dataclass(frozen=True)
+class Decision:
+    status: str                 # applied | unchanged | rejected
+    reason: str
+    plan_version: int
+    topology_id: str
+    request_id: str | None
+    decided_at_ms: int
+    moves: list[dict] = field(default_factory=list)
+
+    @staticmethod
+    def from_doc(doc: dict) -> Decision:
+        return Decision(str(doc.get("status")), str(doc.get("reason") or ""), int(doc.get("plan_version", -1)),
+                        str(doc.get("topology_id") or ""), doc.get("request_id"), int(doc.get("decided_at_ms") or 0),
+                        list(doc.get("moves") or []))
+
+    def answers(self, topology_id: str, plan_version: int) -> bool:
+        """Is this the decision about the plan version we wrote, for this topology instance?"""
+        return self.topology_id == topology_id and self.plan_version == plan_version

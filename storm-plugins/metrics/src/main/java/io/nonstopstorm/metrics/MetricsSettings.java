@@ -1,0 +1,87 @@
+package io.nonstopstorm.metrics;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The metrics plane's conf keys (read from the worker's topology conf, i.e. the node's storm.yaml
+ * merged with the topology's own conf) and where the worker publishes.
+ */
+public record MetricsSettings(int periodSecs, String zkRoot, String zkConnect, int sessionTimeoutMs,
+                              int connectionTimeoutMs, int clockTicksPerSecond, String host) {
+    public static final String PERIOD_SECS = "nonstop.metrics.period.secs";
+    public static final String ZK_ROOT = "nonstop.metrics.zk.root";
+    public static final String SESSION_TIMEOUT_MS = "nonstop.metrics.zk.session.timeout.ms";
+    /** USER_HZ of /proc times; 100 on every mainstream Linux build (Java cannot call sysconf). */
+    public static final String CLOCK_TICKS = "nonstop.metrics.proc.clock.ticks";
+
+    public static final int DEFAULT_PERIOD_SECS = 5;
+    public static final String DEFAULT_ZK_ROOT = "/nonstop/metrics";
+    public static final int DEFAULT_SESSION_TIMEOUT_MS = 10_000;
+    public static final int DEFAULT_CLOCK_TICKS = 100;
+
+    public MetricsSettings {
+        if (periodSecs < 1) {
+            throw new IllegalArgumentException(PERIOD_SECS + " must be >= 1, got " + periodSecs);
+        }
+        if (!zkRoot.startsWith("/") || zkRoot.endsWith("/")) {
+            throw new IllegalArgumentException(ZK_ROOT + " must start and not end with '/', got '" + zkRoot + "'");
+        }
+    }
+
+    public static MetricsSettings fromConf(Map<String, Object> conf) {
+        int sessionMs = intValue(conf, SESSION_TIMEOUT_MS, DEFAULT_SESSION_TIMEOUT_MS);
+        return new MetricsSettings(
+            intValue(conf, PERIOD_SECS, DEFAULT_PERIOD_SECS),
+            String.valueOf(conf.getOrDefault(ZK_ROOT, DEFAULT_ZK_ROOT)),
+            zkConnect(conf),
+            sessionMs,
+            Math.min(sessionMs, 15_000),
+            intValue(conf, CLOCK_TICKS, DEFAULT_CLOCK_TICKS),
+            host(conf));
+    }
+
+    /** The znode of one worker: {@code <root>/<topology-id>/<host>-<port>}. */
+    public String workerPath(String topologyId, int port) {
+        return zkRoot + "/" + topologyId + "/" + host + "-" + port;
+    }
+
+    static String zkConnect(Map<String, Object> conf) {
+        Object servers = conf.get("storm.zookeeper.servers");
+        Object port = conf.getOrDefault("storm.zookeeper.port", 2181);
+        if (!(servers instanceof List<?> list) || list.isEmpty()) {
+            throw new IllegalArgumentException("storm.zookeeper.servers is missing from the worker conf");
+        }
+        return list.stream().map(s -> s + ":" + port).collect(Collectors.joining(","));
+    }
+
+    private static String host(Map<String, Object> conf) {
+        Object h = conf.get("storm.local.hostname");
+        if (h != null && !h.toString().isBlank()) {
+            return h.toString();
+        }
+        try {
+            return InetAddress.getLocalHost().getCanonicalHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
+    }
+
+    private static int intValue(Map<String, Object> conf, String key, int dflt) {
+        Object v = conf.get(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (v instanceof Number n) {
+            return n.intValue();
+        }
+        try {
+            return Integer.parseInt(v.toString().trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be an integer, got '" + v + "'");
+        }
+    }
+}

@@ -1,0 +1,7 @@
+package io.nonstopstorm.metrics.core;
+
+/** Reads an executor's receive-queue level; null when the runtime does not expose it. */
+@FunctionalInterface
+public interface QueueProbe {
+    QueueLevel level(ExecutorId executor);
+}

@@ -1,0 +1,29 @@
+package io.nonstopstorm.metrics.core;
+
+import java.util.List;
+import java.util.Map;
+import io.nonstopstorm.metrics.cpu.ThreadCpuSampler;
+import io.nonstopstorm.metrics.doc.MetricsDocument;
+import io.nonstopstorm.metrics.proc.ChildCpuSampler;
+import io.nonstopstorm.metrics.proc.NodeSampler;
+
+/**
+ * Everything one window's document is made of, as deltas over the window. Plain data, so that the
+ * assembly (rates, grouping, rounding) is a pure function.
+ *
+ * @param executors    executor -> its tasks (of registered user tasks only)
+ * @param pairTuples   PairKey -> tuples sent in the window
+ * @param processCpuNanos null until a full window is known
+ */
+public record WindowInputs(
+    String topologyId, String host, int port, long pid, long startedAtMs,
+    long endMs, long windowNanos, long seq, int periodS,
+    Map<Integer, String> taskComponents,
+    Map<ExecutorId, List<Integer>> executors,
+    Map<Integer, Long> emitted, Map<Integer, Long> executed, Map<Long, Long> pairTuples,
+    Map<ExecutorId, ThreadCpuSampler.ExecutorThread> threads,
+    Map<ExecutorId, ChildCpuSampler.ChildCpu> children, int clockTicksPerSecond,
+    Map<ExecutorId, QueueLevel> queues,
+    Long processCpuNanos, NodeSampler.NodeWindow node, Double cpuMhz,
+    List<MetricsDocument.Component> components) {
+}

@@ -1,0 +1,42 @@
+package io.nonstopstorm.metrics.doc;
+
+import java.util.List;
+import io.nonstopstorm.metrics.core.ExecutorId;
+
+/**
+ * One worker's metrics over one window: the document published to ZooKeeper. Its JSON form is
+ * specified in SCHEMA.md (schema {@value #SCHEMA}, version {@value #VERSION}); nullable fields are
+ * boxed. Rates are per second over the window; CPU is in cores (CPU seconds per second).
+ */
+public record MetricsDocument(String topologyId, Worker worker, Window window, Node node,
+                              List<Executor> executors, List<Pair> traffic, List<Component> components) {
+    public static final String SCHEMA = "nonstop.metrics.worker";
+    /** Bump on any change that is not purely additive; readers skip versions they do not know. */
+    public static final int VERSION = 1;
+
+    public record Worker(String host, int port, long pid, long startedAtMs, Double cpuCores) {
+    }
+
+    public record Window(long endMs, double seconds, long seq, int periodS) {
+    }
+
+    public record Node(int cpuCount, Double cpuMhz, Double cpuBusyCores, List<Net> net) {
+    }
+
+    public record Net(String iface, double rxBytesPerS, double txBytesPerS) {
+    }
+
+    public record Executor(ExecutorId id, String component, List<Integer> tasks, Double cpuCores,
+                           int childProcesses, Double childCpuCores, Integer queueLength, Integer queueCapacity,
+                           double emittedPerS, double executedPerS) {
+    }
+
+    public record Pair(int srcTask, int dstTask, long tuples, double tuplesPerS) {
+    }
+
+    public record Component(String id, String type, List<Integer> tasks, List<Input> inputs) {
+    }
+
+    public record Input(String component, String stream, String grouping, List<String> fields) {
+    }
+}

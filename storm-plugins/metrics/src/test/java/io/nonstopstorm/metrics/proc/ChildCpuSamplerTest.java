@@ -1,0 +1,109 @@
+package io.nonstopstorm.metrics.proc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import io.nonstopstorm.metrics.core.ExecutorId;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+class ChildCpuSamplerTest {
+    @TempDir
+    Path proc;
+
+    private void write(String rel, String content) throws IOException {
+        Path p = proc.resolve(rel);
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, content);
+    }
+
+    private void task(String tid, String comm, String children) throws IOException {
+        write("100/task/" + tid + "/comm", comm + "\n");
+        write("100/task/" + tid + "/children", children);
+    }
+
+    private void child(long pid, long utime, long stime) throws IOException {
+        write(pid + "/stat", pid + " (python3) S 100 1 1 0 -1 0 0 0 0 0 " + utime + " " + stime + " 0 0 20 0 1 0 5 0 0");
+    }
+
+    @Test
+    void childrenOfTheExecutorThreadAreCharged() throws IOException {
+        String shell = "Thread-14-score-executor[6, 6]";
+        String plain = "Thread-15-busy-executor[1, 1]";
+        task("101", "java", "");
+        task("102", "Thread-14-score", "200 ");
+        task("103", "Thread-15-busy-", "");
+        child(200, 10, 5);
+        ChildCpuSampler s = new ChildCpuSampler(new ProcFs(proc), "100");
+        Map<ExecutorId, String> names = Map.of(ExecutorId.single(6), shell, ExecutorId.single(1), plain);
+
+        Map<ExecutorId, ChildCpuSampler.ChildCpu> first = s.sample(names);
+        assertEquals(Map.of(ExecutorId.single(6), new ChildCpuSampler.ChildCpu(1, null)), first);
+
+        child(200, 40, 15);
+        task("102", "Thread-14-score", "200 201");
+        child(201, 3, 0);  // started within the window
+        Map<ExecutorId, ChildCpuSampler.ChildCpu> second = s.sample(names);
+        assertEquals(new ChildCpuSampler.ChildCpu(2, 40L + 3L), second.get(ExecutorId.single(6)));
+        assertTrue(!second.containsKey(ExecutorId.single(1)), "no children: omitted");
+    }
+
+    @Test
+    void anAmbiguousThreadNameChargesNothing() throws IOException {
+        task("102", "Thread-1-a-execu", "300");
+        task("103", "Thread-1-a-execu", "301");
+        child(300, 1, 1);
+        child(301, 1, 1);
+        ChildCpuSampler s = new ChildCpuSampler(new ProcFs(proc), "100");
+        assertEquals(Map.of(), s.sample(Map.of(ExecutorId.single(1), "Thread-1-a-executor[1, 1]")));
+    }
+
+    @Test
+    void aVanishedProcTreeIsEmptyNotAnError() {
+        ChildCpuSampler s = new ChildCpuSampler(new ProcFs(proc.resolve("missing")), "100");
+        assertEquals(Map.of(), s.sample(Map.of(ExecutorId.single(1), "Thread-1-a-executor[1, 1]")));
+    }
+
+    @Test
+    @EnabledOnOs(OS.LINUX)
+    void aRealChildStartedByAnExecutorThreadIsFoundAndCharged() throws Exception {
+        AtomicReference<Process> child = new AtomicReference<>();
+        CountDownLatch launched = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(1);
+        Thread executor = new Thread(() -> {
+            try {
+                child.set(new ProcessBuilder("sh", "-c", "while :; do :; done").start());
+                launched.countDown();
+                done.await();
+            } catch (Exception e) {
+                launched.countDown();
+            }
+        });
+        executor.setName(executor.getName() + "-shell-executor[7, 7]");
+        executor.start();
+        try {
+            launched.await();
+            ChildCpuSampler s = new ChildCpuSampler(ProcFs.system(), Long.toString(ProcessHandle.current().pid()));
+            Map<ExecutorId, String> names = Map.of(ExecutorId.single(7), executor.getName());
+            assertEquals(new ChildCpuSampler.ChildCpu(1, null), s.sample(names).get(ExecutorId.single(7)));
+            Thread.sleep(1000);
+            ChildCpuSampler.ChildCpu window = s.sample(names).get(ExecutorId.single(7));
+            assertEquals(1, window.processes());
+            assertTrue(window.cpuTicks() >= 1, "a busy child over 1 s used " + window.cpuTicks() + " ticks");
+        } finally {
+            if (child.get() != null) {
+                child.get().destroyForcibly().waitFor();
+            }
+            done.countDown();
+            executor.join();
+        }
+    }
+}

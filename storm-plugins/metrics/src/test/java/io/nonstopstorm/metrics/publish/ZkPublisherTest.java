@@ -1,0 +1,147 @@
+package io.nonstopstorm.metrics.publish;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.function.BooleanSupplier;
+import org.apache.storm.shade.org.apache.curator.framework.CuratorFramework;
+import org.apache.storm.shade.org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.storm.shade.org.apache.curator.retry.RetryNTimes;
+import org.apache.storm.shade.org.apache.zookeeper.CreateMode;
+import org.apache.storm.shade.org.apache.zookeeper.data.Stat;
+import org.apache.storm.shade.org.apache.zookeeper.server.ServerCnxnFactory;
+import org.apache.storm.shade.org.apache.zookeeper.server.ZooKeeperServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Against a real in-process ZooKeeper server that the test stops and restarts on the same port. */
+class ZkPublisherTest {
+    private static final String PATH = "/nonstop/metrics/topo-1/127.0.0.11-6700";
+
+    @TempDir
+    Path dir;
+    private int port;
+    private ServerCnxnFactory factory;
+    private ZooKeeperServer server;
+    private ZkPublisher publisher;
+    private CuratorFramework reader;
+
+    private void startServer(File data) throws Exception {
+        server = new ZooKeeperServer(data, data, 2000);
+        factory = ServerCnxnFactory.createFactory(new InetSocketAddress("127.0.0.1", port), 50);
+        factory.startup(server);
+    }
+
+    private void stopServer() {
+        factory.shutdown();
+        server.shutdown();
+    }
+
+    private static void await(String what, BooleanSupplier ok) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!ok.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private String read() throws Exception {
+        Stat st = reader.checkExists().forPath(PATH);
+        return st == null ? null : new String(reader.getData().forPath(PATH), StandardCharsets.UTF_8);
+    }
+
+    private void startAll() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        startServer(dir.resolve("zk").toFile());
+        publisher = new ZkPublisher("127.0.0.1:" + port, 4000, 2000, PATH);
+        publisher.start();
+        reader = CuratorFrameworkFactory.newClient("127.0.0.1:" + port, 4000, 2000, new RetryNTimes(20, 200));
+        reader.start();
+        reader.blockUntilConnected();
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (publisher != null) {
+            publisher.close();
+        }
+        if (reader != null) {
+            reader.close();
+        }
+        if (factory != null) {
+            stopServer();
+        }
+    }
+
+    @Test
+    void publishesAnEphemeralNodeAndReplacesItsContent() throws Exception {
+        startAll();
+        await("first publish", () -> publisher.publish("{\"n\":1}"));
+        assertEquals("{\"n\":1}", read());
+        assertTrue(publisher.publish("{\"n\":2}"));
+        assertEquals("{\"n\":2}", read());
+        assertTrue(reader.checkExists().forPath(PATH).getEphemeralOwner() != 0, "ephemeral");
+        publisher.close();
+        publisher = null;
+        assertNull(read(), "a stopped worker removes its node");
+    }
+
+    @Test
+    void republishesByItselfAfterZooKeeperRestarts() throws Exception {
+        startAll();
+        await("first publish", () -> publisher.publish("{\"n\":1}"));
+        stopServer();
+        long t0 = System.nanoTime();
+        assertFalse(publisher.publish("{\"n\":2}"), "ZooKeeper is down");
+        assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "a failed publish does not stall the worker");
+        startServer(dir.resolve("zk").toFile());  // same data: sessions survive
+        await("publish after restart", () -> publisher.publish("{\"n\":3}"));
+        await("reader sees it", () -> {
+            try {
+                return "{\"n\":3}".equals(read());
+            } catch (Exception e) {
+                return false;
+            }
+        });
+    }
+
+    @Test
+    void recreatesItsNodeWhenTheSessionWasLost() throws Exception {
+        startAll();
+        await("first publish", () -> publisher.publish("{\"n\":1}"));
+        stopServer();
+        startServer(dir.resolve("zk-fresh").toFile());  // an empty server: every session and node is gone
+        await("publish on the fresh server", () -> publisher.publish("{\"n\":4}"));
+        await("reader sees it", () -> {
+            try {
+                return "{\"n\":4}".equals(read());
+            } catch (Exception e) {
+                return false;
+            }
+        });
+    }
+
+    @Test
+    void takesOverANodeLeftByAnEarlierWorkerOnTheSamePort() throws Exception {
+        startAll();
+        reader.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
+            .forPath(PATH, "old".getBytes(StandardCharsets.UTF_8));
+        long readerSession = reader.getZookeeperClient().getZooKeeper().getSessionId();
+        await("publish", () -> publisher.publish("{\"n\":5}"));
+        Stat st = reader.checkExists().forPath(PATH);
+        assertTrue(st.getEphemeralOwner() != readerSession, "now owned by the publisher's session");
+        assertEquals("{\"n\":5}", read());
+    }
+}

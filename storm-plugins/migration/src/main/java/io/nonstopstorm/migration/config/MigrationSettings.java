@@ -1,0 +1,99 @@
+package io.nonstopstorm.migration.config;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The nonstop-migration keys of storm.yaml, parsed and checked once. Supervisor and workers read the
+ * same node storm.yaml, so both sides agree on the plan directory and the switches.
+ *
+ * @param enabled       false = stock Storm behaviour (workers restart when their executors change)
+ * @param workerSyncMs  T_W: how often a worker re-reads the node's plan store even without a push
+ * @param lazyKillMs    D_K: how long a removed executor keeps draining its queue before it is shut down
+ * @param push          true = workers also watch the plan file and react at once
+ * @param connectWaitMs longest wait for connections to an executor's new home before local traffic
+ *                      is switched to it (make-before-break)
+ * @param planDir       directory of the node's plan store
+ */
+public record MigrationSettings(boolean enabled, long workerSyncMs, long lazyKillMs, boolean push,
+                                long connectWaitMs, Path planDir) {
+
+    public static final String ENABLED = "nonstop.migration.enabled";
+    public static final String WORKER_SYNC_MS = "nonstop.migration.worker.sync.ms";
+    public static final String LAZY_KILL_MS = "nonstop.migration.lazy.kill.ms";
+    public static final String PUSH = "nonstop.migration.push";
+    public static final String CONNECT_WAIT_MS = "nonstop.migration.connect.wait.ms";
+    public static final String PLAN_DIR = "nonstop.migration.plan.dir";
+
+    public static final long DEFAULT_WORKER_SYNC_MS = 1000;
+    public static final long DEFAULT_LAZY_KILL_MS = 2000;
+    public static final long DEFAULT_CONNECT_WAIT_MS = 2000;
+    /** Sub-directory of storm.local.dir holding the plan store unless {@link #PLAN_DIR} says otherwise. */
+    public static final String DEFAULT_PLAN_SUBDIR = "nonstop";
+
+    public MigrationSettings {
+        if (workerSyncMs < 10) {
+            throw new IllegalArgumentException(WORKER_SYNC_MS + " must be >= 10 ms, got " + workerSyncMs);
+        }
+        if (lazyKillMs < 0) {
+            throw new IllegalArgumentException(LAZY_KILL_MS + " must be >= 0 ms, got " + lazyKillMs);
+        }
+        if (connectWaitMs < 0) {
+            throw new IllegalArgumentException(CONNECT_WAIT_MS + " must be >= 0 ms, got " + connectWaitMs);
+        }
+    }
+
+    /**
+     * Reads the keys from a Storm conf map.
+     *
+     * @param conf          the daemon conf (defaults + storm.yaml)
+     * @param stormLocalDir the node's absolute storm.local.dir (the default home of the plan store)
+     * @throws IllegalArgumentException naming the offending key when a value is malformed
+     */
+    public static MigrationSettings fromConf(Map<String, Object> conf, Path stormLocalDir) {
+        Object dir = conf.get(PLAN_DIR);
+        Path planDir = dir == null ? stormLocalDir.resolve(DEFAULT_PLAN_SUBDIR) : Path.of(dir.toString());
+        return new MigrationSettings(
+            bool(conf, ENABLED, false),
+            longValue(conf, WORKER_SYNC_MS, DEFAULT_WORKER_SYNC_MS),
+            longValue(conf, LAZY_KILL_MS, DEFAULT_LAZY_KILL_MS),
+            bool(conf, PUSH, true),
+            longValue(conf, CONNECT_WAIT_MS, DEFAULT_CONNECT_WAIT_MS),
+            planDir);
+    }
+
+    /** The plan file inside {@link #planDir()}. */
+    public Path planFile() {
+        return planDir.resolve("plan.json");
+    }
+
+    private static boolean bool(Map<String, Object> conf, String key, boolean dflt) {
+        Object v = conf.get(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (v instanceof Boolean b) {
+            return b;
+        }
+        String s = v.toString().trim().toLowerCase();
+        if (s.equals("true") || s.equals("false")) {
+            return Boolean.parseBoolean(s);
+        }
+        throw new IllegalArgumentException(key + " must be true or false, got '" + v + "'");
+    }
+
+    private static long longValue(Map<String, Object> conf, String key, long dflt) {
+        Object v = conf.get(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (v instanceof Number n) {
+            return n.longValue();
+        }
+        try {
+            return Long.parseLong(v.toString().trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be a whole number of milliseconds, got '" + v + "'");
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.nonstopstorm.migration.reconcile;
+
+import io.nonstopstorm.migration.plan.ExecutorRange;
+import io.nonstopstorm.migration.plan.NodePlan;
+import io.nonstopstorm.migration.plan.PortPlan;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * Decides what a worker should run, from the node's plan store (primary: it is what the supervisor
+ * derived for this node) and Storm's own assignment (fallback while the store lags or is unreadable).
+ * Where Storm would make the worker exit, this says so too: an executor change alone never does.
+ */
+public final class DesiredExecutors {
+
+    public enum Source { PLAN_STORE, ASSIGNMENT }
+
+    /** Either "exit like stock Storm would" or "run these executors". */
+    public record Decision(boolean exit, SortedSet<ExecutorRange> executors, Source source, String reason) {
+        static Decision exit(String reason) {
+            return new Decision(true, new TreeSet<>(), null, reason);
+        }
+
+        static Decision run(Set<ExecutorRange> executors, Source source) {
+            SortedSet<ExecutorRange> all = new TreeSet<>(executors);
+            all.add(ExecutorRange.SYSTEM);
+            return new Decision(false, all, source, "");
+        }
+    }
+
+    private DesiredExecutors() {
+    }
+
+    /**
+     * @param topologyId       the worker's topology
+     * @param port             the worker's port
+     * @param plan             the node's plan store, if readable
+     * @param assignment       the executors Storm's current assignment gives this worker (system executor
+     *                         excluded), or empty when the topology has no assignment any more
+     */
+    public static Decision decide(String topologyId, int port, Optional<NodePlan> plan,
+                                  Optional<Set<ExecutorRange>> assignment) {
+        if (assignment.isEmpty()) {
+            return Decision.exit("the topology has no assignment (killed?)");
+        }
+        Optional<PortPlan> mine = plan.flatMap(p -> p.port(port));
+        if (mine.isPresent() && mine.get().topologyId().equals(topologyId)) {
+            return Decision.run(mine.get().executors(), Source.PLAN_STORE);
+        }
+        Set<ExecutorRange> assigned = new TreeSet<>(assignment.get());
+        assigned.removeIf(ExecutorRange::isSystem);
+        if (assigned.isEmpty()) {
+            return Decision.exit("this slot no longer runs anything of " + topologyId);
+        }
+        return Decision.run(assigned, Source.ASSIGNMENT);
+    }
+}

@@ -1,0 +1,58 @@
+package io.nonstopstorm.migration.reconcile;
+
+import io.nonstopstorm.migration.plan.ExecutorRange;
+import java.util.Collections;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * What a worker must start and stop to go from the executors it runs to the ones it should run.
+ * The system executor is never started or stopped: it is part of every worker for its whole life.
+ */
+public record ExecutorDiff(SortedSet<ExecutorRange> toAdd, SortedSet<ExecutorRange> toRemove) {
+
+    public ExecutorDiff {
+        toAdd = Collections.unmodifiableSortedSet(new TreeSet<>(toAdd));
+        toRemove = Collections.unmodifiableSortedSet(new TreeSet<>(toRemove));
+    }
+
+    public static ExecutorDiff between(Set<ExecutorRange> running, Set<ExecutorRange> desired) {
+        SortedSet<ExecutorRange> add = new TreeSet<>(desired);
+        add.removeAll(running);
+        SortedSet<ExecutorRange> remove = new TreeSet<>(running);
+        remove.removeAll(desired);
+        add.removeIf(ExecutorRange::isSystem);
+        remove.removeIf(ExecutorRange::isSystem);
+        return new ExecutorDiff(add, remove);
+    }
+
+    public boolean isEmpty() {
+        return toAdd.isEmpty() && toRemove.isEmpty();
+    }
+
+    /** Task ids the worker stops hosting. */
+    public SortedSet<Integer> removedTasks() {
+        return tasksOf(toRemove);
+    }
+
+    /** Task ids the worker starts hosting. */
+    public SortedSet<Integer> addedTasks() {
+        return tasksOf(toAdd);
+    }
+
+    private static SortedSet<Integer> tasksOf(Set<ExecutorRange> executors) {
+        SortedSet<Integer> tasks = new TreeSet<>();
+        for (ExecutorRange r : executors) {
+            for (int t = r.start(); t <= r.end(); t++) {
+                tasks.add(t);
+            }
+        }
+        return tasks;
+    }
+
+    @Override
+    public String toString() {
+        return "+" + toAdd + " -" + toRemove;
+    }
+}

@@ -1,0 +1,271 @@
+package org.apache.storm.daemon.worker;
+
+import io.nonstopstorm.migration.plan.ExecutorRange;
+import io.nonstopstorm.migration.worker.ExecutorTimers;
+import io.nonstopstorm.migration.worker.MigrationEventLog;
+import io.nonstopstorm.migration.worker.ParkedTuples;
+import io.nonstopstorm.migration.worker.RetiredTasks;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReadWriteLock;
+import org.apache.storm.Config;
+import org.apache.storm.daemon.StormCommon;
+import org.apache.storm.daemon.worker.BackPressureTracker.BackpressureState;
+import org.apache.storm.executor.Executor;
+import org.apache.storm.executor.ExecutorShutdown;
+import org.apache.storm.executor.IRunningExecutor;
+import org.apache.storm.generated.Credentials;
+import org.apache.storm.policy.IWaitStrategy;
+import org.apache.storm.tuple.AddressedTuple;
+import org.apache.storm.utils.JCQueue;
+import org.apache.storm.utils.ObjectReader;
+import org.apache.storm.utils.Utils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts and stops single executors inside a running worker, keeping every structure Storm built at
+ * start-up (receive queues, task maps, local task list, back-pressure state, the executor list, metrics)
+ * consistent. Not thread-safe: the caller serialises calls.
+ */
+final class ExecutorSwap {
+    private static final Logger LOG = LoggerFactory.getLogger(ExecutorSwap.class);
+    private static final long EXTRA_JOIN_MS = 1000;
+
+    /** An executor taken out of routing but still draining its queue until its lazy kill. */
+    record Retiring(ExecutorRange range, List<Long> id, IRunningExecutor running, JCQueue queue, List<Integer> tasks,
+                    String componentId, long detachedAtMs) {
+    }
+
+    private final WorkerState ws;
+    private final AtomicReference<List<IRunningExecutor>> executors;
+    private final RetiredTasks retired;
+    private final TupleForwarder forwarder;
+    private final ReadWriteLock deliveryLock;
+    private final MigrationEventLog events;
+    private final ParkedTuples<AddressedTuple> parked;
+    private volatile long lastStopMs = 0;
+
+    ExecutorSwap(WorkerState ws, AtomicReference<List<IRunningExecutor>> executors, RetiredTasks retired,
+                 TupleForwarder forwarder, ReadWriteLock deliveryLock, MigrationEventLog events,
+                 ParkedTuples<AddressedTuple> parked) {
+        this.ws = ws;
+        this.executors = executors;
+        this.retired = retired;
+        this.forwarder = forwarder;
+        this.deliveryLock = deliveryLock;
+        this.events = events;
+        this.parked = parked;
+    }
+
+    /** Creates the executor's queue and state, registers it everywhere, and starts its thread. */
+    void start(ExecutorRange range) {
+        List<Long> id = new ArrayList<>(range.toStormId());
+        List<Integer> tasks = StormCommon.executorIdToTasks(id);
+        String component = ws.getTaskToComponent().get(tasks.get(0));
+        if (component == null) {
+            throw new IllegalArgumentException("executor " + range + " names tasks this topology does not have");
+        }
+        long t0 = System.nanoTime();
+        // Left-overs of an earlier stay of these tasks in this JVM would clash with the new registrations.
+        MetricsJanitor.purge(ws.getMetricRegistry(), component, tasks, ws.port);
+        Map<Integer, BackpressureState> bp = NonstopInternals.bpTasks(NonstopInternals.bpTracker(ws));
+        JCQueue queue = newReceiveQueue(id, component, tasks);
+        // The Executor constructor looks its queue up here, so the queue comes first.
+        ws.executorReceiveQueueMap.put(id, queue);
+        int unparked = 0;
+        // Under the delivery lock, so no tuple for these tasks is parked after the parked ones are taken.
+        deliveryLock.writeLock().lock();
+        try {
+            for (int t : tasks) {
+                bp.put(t, new BackpressureState(queue, t, component, ws.getMetricRegistry()));
+                ws.taskToExecutorQueue.put(t, queue);
+            }
+            for (AddressedTuple early : parked.drain(tasks)) {
+                if (queue.tryPublish(early) || queue.tryPublishToOverflow(early)) {
+                    unparked++;
+                } else {
+                    forwarder.countDropped(1);
+                }
+            }
+        } finally {
+            deliveryLock.writeLock().unlock();
+        }
+        IRunningExecutor running;
+        long t1 = System.nanoTime();
+        long t2;
+        try {
+            Executor executor = Executor.mkExecutor(ws, id, credentials());
+            t2 = System.nanoTime();
+            for (int t : tasks) {
+                ws.localReceiveQueues.put(t, queue);
+                retired.restore(t);
+            }
+            NonstopInternals.localTaskIds(ws).update(tasks, List.of());
+            ws.localExecutors.add(id);
+            running = executor.execute();
+        } catch (Exception | Error e) {
+            rollBackStart(id, tasks, component, queue, bp);
+            throw new IllegalStateException("starting executor " + range + " failed: " + e, e);
+        }
+        executors.updateAndGet(list -> {
+            List<IRunningExecutor> next = new ArrayList<>(list == null ? List.of() : list);
+            next.add(running);
+            return Collections.unmodifiableList(next);
+        });
+        long t3 = System.nanoTime();
+        events.append("started", Map.of("port", ws.port, "executor", range.toString(), "component", component,
+                                        "unparked", unparked, "prepare_ms", (t1 - t0) / 1_000_000,
+                                        "create_ms", (t2 - t1) / 1_000_000, "launch_ms", (t3 - t2) / 1_000_000));
+    }
+
+    private void rollBackStart(List<Long> id, List<Integer> tasks, String component, JCQueue queue,
+                               Map<Integer, BackpressureState> bp) {
+        ws.localExecutors.remove(id);
+        NonstopInternals.localTaskIds(ws).update(List.of(), tasks);
+        deliveryLock.writeLock().lock();
+        try {
+            for (int t : tasks) {
+                ws.localReceiveQueues.remove(t, queue);
+                if (ws.taskToExecutorQueue.remove(t, queue)) {
+                    bp.remove(t);
+                }
+            }
+            ws.executorReceiveQueueMap.remove(id, queue);
+        } finally {
+            deliveryLock.writeLock().unlock();
+        }
+        queue.close();
+        MetricsJanitor.purge(ws.getMetricRegistry(), component, tasks, ws.port);
+    }
+
+    /**
+     * Phase one of a removal: the executor leaves the worker's local routing, its heartbeat and its
+     * executor list, but keeps running and keeps receiving what peers still send here.
+     */
+    Retiring detach(ExecutorRange range, long nowMs) {
+        List<Long> id = range.toStormId();
+        List<Integer> tasks = StormCommon.executorIdToTasks(new ArrayList<>(id));
+        IRunningExecutor[] found = new IRunningExecutor[1];
+        executors.updateAndGet(list -> {
+            List<IRunningExecutor> next = new ArrayList<>();
+            for (IRunningExecutor e : list == null ? List.<IRunningExecutor>of() : list) {
+                if (ExecutorRange.of(e.getExecutorId()).equals(range)) {
+                    found[0] = e;
+                } else {
+                    next.add(e);
+                }
+            }
+            return Collections.unmodifiableList(next);
+        });
+        JCQueue queue = ws.executorReceiveQueueMap.get(id);
+        ws.localExecutors.remove(id);
+        for (int t : tasks) {
+            ws.localReceiveQueues.remove(t);
+            retired.retire(t);
+        }
+        NonstopInternals.localTaskIds(ws).update(List.of(), tasks);
+        return new Retiring(range, id, found[0], queue, tasks, ws.getTaskToComponent().get(tasks.get(0)), nowMs);
+    }
+
+    /**
+     * Phase two: after the lazy-kill delay the executor stops receiving, is shut down (thread,
+     * hooks, bolt cleanup, a ShellBolt's child process), its tick timers are cancelled, tuples still in
+     * its queue are forwarded to the new home, and its metrics are deregistered.
+     */
+    void finish(Retiring r) {
+        lastStopMs = System.currentTimeMillis();
+        Map<Integer, BackpressureState> bp = NonstopInternals.bpTasks(NonstopInternals.bpTracker(ws));
+        deliveryLock.writeLock().lock();
+        try {
+            for (int t : r.tasks()) {
+                if (r.queue() != null && ws.taskToExecutorQueue.remove(t, r.queue())) {
+                    bp.remove(t);
+                }
+            }
+            if (r.queue() != null) {
+                ws.executorReceiveQueueMap.remove(r.id(), r.queue());
+            }
+        } finally {
+            deliveryLock.writeLock().unlock();
+        }
+        int timers = ExecutorTimers.cancel(r.range());
+        boolean stopped = true;
+        if (r.running() instanceof ExecutorShutdown es) {
+            try {
+                es.shutdown();
+            } catch (RuntimeException e) {
+                LOG.warn("nonstop: shutting down executor {} reported {}", r.range(), e.toString());
+            }
+            stopped = joinLonger(es);
+        }
+        int forwarded = 0;
+        int leftover = 0;
+        if (r.queue() != null && stopped) {
+            // The executor thread is gone, so this thread may act as the queue's single consumer.
+            List<AddressedTuple> rest = new ArrayList<>();
+            r.queue().consume(new JCQueue.Consumer() {
+                @Override
+                public void accept(Object o) {
+                    if (o instanceof AddressedTuple t && r.tasks().contains(t.dest)) {
+                        rest.add(t);
+                    }
+                }
+
+                @Override
+                public void flush() {
+                }
+            });
+            leftover = rest.size();
+            forwarded = rest.isEmpty() ? 0 : forwarder.forwardAll(rest);
+        }
+        int metrics = MetricsJanitor.purge(ws.getMetricRegistry(), r.componentId(), r.tasks(), ws.port);
+        lastStopMs = System.currentTimeMillis();
+        events.append("stopped", Map.of("port", ws.port, "executor", r.range().toString(), "component", r.componentId(),
+                                        "queued", leftover, "forwarded", forwarded, "timers", timers, "metrics", metrics,
+                                        "forwarded_total", forwarder.forwarded(), "dropped_total", forwarder.dropped()));
+        LOG.info("nonstop: executor {} ({}) stopped {} ms after leaving routing; {} queued tuple(s): {} forwarded; "
+                 + "{} timer(s) cancelled, {} metric(s) removed", r.range(), r.componentId(),
+                 System.currentTimeMillis() - r.detachedAtMs(), leftover, forwarded, timers, metrics);
+    }
+
+    /** When an executor was last being stopped (0 = never). */
+    long lastStopMs() {
+        return lastStopMs;
+    }
+
+    private static boolean joinLonger(ExecutorShutdown es) {
+        boolean allDead = true;
+        for (Utils.SmartThread t : NonstopInternals.threads(es)) {
+            try {
+                t.join(EXTRA_JOIN_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (t.isAlive()) {
+                LOG.warn("nonstop: thread {} still alive {} ms after shutdown; its queue is not drained",
+                         t.getName(), EXTRA_JOIN_MS);
+                allDead = false;
+            }
+        }
+        return allDead;
+    }
+
+    private JCQueue newReceiveQueue(List<Long> id, String component, List<Integer> tasks) {
+        Map<String, Object> tc = ws.getTopologyConf();
+        return new JCQueue("receive-queue" + id, "receive-queue",
+                           ObjectReader.getInt(tc.get(Config.TOPOLOGY_EXECUTOR_RECEIVE_BUFFER_SIZE)),
+                           ObjectReader.getInt(tc.get(Config.TOPOLOGY_EXECUTOR_OVERFLOW_LIMIT)),
+                           ObjectReader.getInt(tc.get(Config.TOPOLOGY_PRODUCER_BATCH_SIZE)),
+                           IWaitStrategy.createBackPressureWaitStrategy(tc),
+                           ws.getTopologyId(), component, tasks, ws.getPort(), ws.getMetricRegistry());
+    }
+
+    private Map<String, String> credentials() {
+        Credentials c = ws.getCredentials();
+        return c == null || c.get_creds() == null ? new java.util.HashMap<>() : c.get_creds();
+    }
+}

@@ -1,0 +1,530 @@
+package org.apache.storm.daemon.worker;
+
+import io.nonstopstorm.migration.config.MigrationSettings;
+import io.nonstopstorm.migration.plan.ExecutorRange;
+import io.nonstopstorm.migration.plan.NodePlan;
+import io.nonstopstorm.migration.plan.PlanFormatException;
+import io.nonstopstorm.migration.plan.PlanStore;
+import io.nonstopstorm.migration.plan.PortPlan;
+import io.nonstopstorm.migration.reconcile.DesiredExecutors;
+import io.nonstopstorm.migration.reconcile.ExecutorDiff;
+import io.nonstopstorm.migration.worker.LiveList;
+import io.nonstopstorm.migration.worker.MigrationEventLog;
+import io.nonstopstorm.migration.worker.ParkedTuples;
+import io.nonstopstorm.migration.worker.PlanWatcher;
+import io.nonstopstorm.migration.worker.RetiredTasks;
+import io.nonstopstorm.migration.worker.RoutingEpoch;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.apache.storm.Config;
+import org.apache.storm.executor.IRunningExecutor;
+import org.apache.storm.generated.Assignment;
+import org.apache.storm.generated.Grouping;
+import org.apache.storm.generated.NodeInfo;
+import org.apache.storm.messaging.IConnection;
+import org.apache.storm.task.WorkerTopologyContext;
+import org.apache.storm.tuple.AddressedTuple;
+import org.apache.storm.utils.ConfigUtils;
+import org.apache.storm.utils.ObjectReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker half of nonstop migration. The agent's advice calls the static entry points; everything
+ * else is this worker's state. A worker never exits because its executors changed: it follows its
+ * node's plan store instead, starting and stopping single executors.
+ *
+ * <p>A change flows like this: the plan watcher sees a new plan version and asks Storm's
+ * connection-refresh timer to run now; inside {@code refreshConnections} the assignment check (where
+ * Storm would exit) reconciles the executors; when the refresh has opened connections to the new
+ * homes, local senders are switched over (routing epoch); removed executors keep draining for D_K
+ * and are then shut down.
+ */
+public final class NonstopWorkerRuntime {
+    private static final Logger LOG = LoggerFactory.getLogger(NonstopWorkerRuntime.class);
+    /** How long tuples for a task that left are still forwarded to its new home. */
+    private static final long FORWARD_TTL_MS = 60_000;
+    /** How long tuples for a task that is not (yet) local wait for its executor. */
+    private static final long PARK_TTL_MS = 15_000;
+    private static final int PARK_CAPACITY = 100_000;
+    private static volatile NonstopWorkerRuntime instance;
+
+    private final WorkerState ws;
+    private final MigrationSettings settings;
+    private final PlanStore store;
+    private final MigrationEventLog events;
+    private final RetiredTasks retired = new RetiredTasks(FORWARD_TTL_MS, System::currentTimeMillis);
+    private final ParkedTuples<AddressedTuple> parked = new ParkedTuples<>(PARK_TTL_MS, PARK_CAPACITY);
+    private final TupleForwarder forwarder;
+    /** Storm runs refreshConnections on its timer; the plan watcher runs it too, never at the same time. */
+    private final ReentrantLock refreshLock = new ReentrantLock();
+    private final ReentrantReadWriteLock deliveryLock = new ReentrantReadWriteLock();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ScheduledExecutorService scheduler;
+    private final Map<ExecutorRange, ExecutorSwap.Retiring> retiring = new HashMap<>();
+    private volatile Worker worker;
+    private volatile ExecutorSwap swap;
+    private volatile PlanWatcher watcher;
+    /** Removals/additions made by the last reconcile, waiting for the connection refresh to finish. */
+    private Pending pending;
+    /** What of the plan concerns this worker, to ignore versions that change only other ports. */
+    private volatile String lastRelevant = "";
+
+    private record Pending(List<ExecutorSwap.Retiring> removed, int added, long planVersion, long planWrittenAtMs,
+                           long reconciledAtMs) {
+    }
+
+    private NonstopWorkerRuntime(WorkerState ws, MigrationSettings settings) {
+        this.ws = ws;
+        this.settings = settings;
+        this.store = new PlanStore(settings.planFile(), System::currentTimeMillis);
+        this.events = new MigrationEventLog(settings.planDir().resolve("worker-" + ws.port + ".events.jsonl"),
+                                            System::currentTimeMillis);
+        this.forwarder = new TupleForwarder(ws, retired, parked);
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "nonstop-reconciler");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    // ------------------------------------------------------------------ entry points (agent advice)
+
+    /** End of the WorkerState constructor: make the executor-related collections safe to change. */
+    public static void onWorkerStateCreated(WorkerState ws) {
+        try {
+            if (ConfigUtils.isLocalMode(ws.conf)) {
+                return;
+            }
+            MigrationSettings s = MigrationSettings.fromConf(ws.conf, Path.of(ConfigUtils.absoluteStormLocalDir(ws.conf)));
+            if (!s.enabled()) {
+                LOG.info("nonstop: migration disabled ({}=false); stock worker behaviour", MigrationSettings.ENABLED);
+                return;
+            }
+            NonstopInternals.check();
+            makeConcurrent(ws);
+            instance = new NonstopWorkerRuntime(ws, s);
+        } catch (RuntimeException | LinkageError e) {
+            LOG.error("nonstop: migration support could not start; this worker behaves like stock Storm", e);
+            instance = null;
+        }
+    }
+
+    /** End of Worker.loadWorker: every executor runs; start following the plan store. */
+    public static void onWorkerLoaded(Worker w) {
+        NonstopWorkerRuntime rt = instance;
+        if (rt == null || NonstopInternals.workerState(w) != rt.ws) {
+            return;
+        }
+        try {
+            rt.attach(w);
+        } catch (RuntimeException e) {
+            LOG.error("nonstop: attaching to the worker failed; executors will not follow the plan store", e);
+        }
+    }
+
+    /**
+     * Replaces {@code WorkerState.suicideIfLocalAssignmentsChanged}: reconciles instead of exiting.
+     *
+     * @return true when handled (skip Storm's check), false to let Storm's check run (it exits)
+     */
+    public static boolean onAssignmentCheck(WorkerState ws, Assignment assignment) {
+        NonstopWorkerRuntime rt = instance;
+        if (rt == null || rt.ws != ws) {
+            return false;
+        }
+        try {
+            return rt.reconcile(assignment);
+        } catch (RuntimeException | LinkageError e) {
+            LOG.error("nonstop: reconcile failed; keeping the current executors", e);
+            return true;
+        }
+    }
+
+    /** Start of refreshConnections: one refresh at a time (Storm's timer or the plan watcher). */
+    public static boolean beforeRefreshConnections(WorkerState ws) {
+        NonstopWorkerRuntime rt = instance;
+        if (rt == null || rt.ws != ws) {
+            return false;
+        }
+        rt.refreshLock.lock();
+        return true;
+    }
+
+    /** End of refreshConnections: connections to new homes exist now, so routing may switch. */
+    public static void afterRefreshConnections(WorkerState ws, boolean locked) {
+        NonstopWorkerRuntime rt = instance;
+        if (rt == null || rt.ws != ws) {
+            return;
+        }
+        try {
+            rt.scheduleSwitch();
+        } finally {
+            if (locked) {
+                rt.refreshLock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Start of transferLocalBatch (Netty's receive path): holds off queue removals for the batch and
+     * takes out tuples for tasks that are not local (Storm would fail on them).
+     *
+     * @return whether the delivery lock was taken (pass to {@link #afterLocalBatch})
+     */
+    public static boolean beforeLocalBatch(WorkerState ws, ArrayList<AddressedTuple> batch) {
+        NonstopWorkerRuntime rt = instance;
+        if (rt == null || rt.ws != ws) {
+            return false;
+        }
+        rt.deliveryLock.readLock().lock();
+        try {
+            rt.forwarder.divert(batch);
+        } catch (RuntimeException e) {
+            LOG.warn("nonstop: diverting non-local tuples failed", e);
+        }
+        return true;
+    }
+
+    public static void afterLocalBatch(boolean locked) {
+        NonstopWorkerRuntime rt = instance;
+        if (locked && rt != null) {
+            rt.deliveryLock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Worker.setupBackPressureCheckTimer: Storm skips it for a worker that holds every task at start;
+     * executors may move away later, so with migration on the check always runs.
+     *
+     * @return true when handled here
+     */
+    public static boolean startBackPressureCheck(WorkerState ws, Map<String, Object> topologyConf) {
+        NonstopWorkerRuntime rt = instance;
+        if (rt == null || rt.ws != ws) {
+            return false;
+        }
+        long ms = ObjectReader.getLong(topologyConf.get(Config.TOPOLOGY_BACKPRESSURE_CHECK_MILLIS));
+        ws.backPressureCheckTimer.scheduleRecurringMs(ms, ms, ws::refreshBackPressureStatus);
+        return true;
+    }
+
+    /** Worker.setupFlushTupleTimer: hand the timer a live view, so executors added later get flushed. */
+    public static List<IRunningExecutor> flushTargets(Worker w, List<IRunningExecutor> captured) {
+        NonstopWorkerRuntime rt = instance;
+        if (rt == null || NonstopInternals.workerState(w) != rt.ws) {
+            return captured;
+        }
+        AtomicReference<List<IRunningExecutor>> atom = NonstopInternals.executorsAtom(w);
+        return new LiveList<>(atom::get);
+    }
+
+    /** Whether this worker follows the plan store. */
+    public static boolean isActive() {
+        return instance != null;
+    }
+
+    /** Start of Worker.shutdown. */
+    public static void onShutdown(Worker w) {
+        NonstopWorkerRuntime rt = instance;
+        if (rt != null && NonstopInternals.workerState(w) == rt.ws) {
+            rt.shutdown();
+        }
+    }
+
+    // ------------------------------------------------------------------ setup
+
+    private static void makeConcurrent(WorkerState ws) {
+        Set<List<Long>> executors = ConcurrentHashMap.newKeySet();
+        executors.addAll(ws.localExecutors);
+        NonstopInternals.setLocalExecutors(ws, executors);
+        NonstopInternals.setLocalTaskIds(ws, new LocalTaskList(ws.localTaskIds));
+        NonstopInternals.setLocalReceiveQueues(ws, new ConcurrentHashMap<>(ws.localReceiveQueues));
+        NonstopInternals.setExecutorReceiveQueueMap(ws, new ConcurrentHashMap<>(ws.executorReceiveQueueMap));
+        NonstopInternals.setTaskToExecutorQueue(ws, new ConcurrentHashMap<>(ws.taskToExecutorQueue));
+        Set<Integer> outbound = ConcurrentHashMap.newKeySet();
+        outbound.addAll(NonstopInternals.outboundTasks(ws));
+        NonstopInternals.setOutboundTasks(ws, outbound);
+        BackPressureTracker bpt = NonstopInternals.bpTracker(ws);
+        NonstopInternals.setBpTasks(bpt, new ConcurrentHashMap<>(NonstopInternals.bpTasks(bpt)));
+    }
+
+    private void attach(Worker w) {
+        this.worker = w;
+        this.swap = new ExecutorSwap(ws, NonstopInternals.executorsAtom(w), retired, forwarder, deliveryLock, events,
+                                     parked);
+        scheduler.scheduleWithFixedDelay(() -> forwarder.countDropped(parked.expire(System.currentTimeMillis())),
+                                         1, 1, TimeUnit.SECONDS);
+        // Storm starts the outbound transfer thread only if the worker had remote targets at start-up;
+        // after a migration it may need one.
+        if (NonstopInternals.transferThread(w) == null) {
+            Thread t = ws.makeTransferThread();
+            t.setName("Worker-Transfer");
+            NonstopInternals.setTransferThread(w, t);
+        }
+        Thread.setDefaultUncaughtExceptionHandler(new StoppingExecutorGuard(Thread.getDefaultUncaughtExceptionHandler(),
+                                                                            swap::lastStopMs));
+        watcher = new PlanWatcher(store, settings.workerSyncMs(), settings.push(), this::onPlanVersion).start();
+        events.append("attached", Map.of("topology", ws.topologyId, "port", ws.port, "pid", ProcessHandle.current().pid(),
+                                         "executors", ws.localExecutors.size()));
+        LOG.info("nonstop: migration on for {} port {}: plan store {}, T_W={} ms, push={}, D_K={} ms",
+                 ws.topologyId, ws.port, store.file(), settings.workerSyncMs(), settings.push(), settings.lazyKillMs());
+    }
+
+    private void shutdown() {
+        PlanWatcher pw = watcher;
+        if (pw != null) {
+            pw.close();
+        }
+        scheduler.shutdownNow();
+        lock.lock();
+        try {
+            for (ExecutorSwap.Retiring r : new ArrayList<>(retiring.values())) {
+                retiring.remove(r.range());
+                swap.finish(r);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("nonstop: stopping retiring executors at shutdown", e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ plan store -> refresh
+
+    private void onPlanVersion(NodePlan plan) {
+        Optional<PortPlan> mine = plan.port(ws.port);
+        String relevant = mine.map(Object::toString).orElse("-") + "|" + plan.topologyFingerprints().get(ws.topologyId);
+        if (relevant.equals(lastRelevant)) {
+            return;
+        }
+        lastRelevant = relevant;
+        LOG.info("nonstop: plan store v{} (written {} ms ago) changes this worker's view; refreshing",
+                 plan.version(), System.currentTimeMillis() - plan.writtenAtMs());
+        events.append("plan_seen", Map.of("port", ws.port, "plan_version", plan.version(),
+                                          "plan_written_ms", plan.writtenAtMs()));
+        refreshNow();
+    }
+
+    /**
+     * Runs Storm's connection refresh (and with it the reconcile) at once on the watcher's thread:
+     * Storm's timer thread sleeps up to a second before it notices newly scheduled work.
+     */
+    private void refreshNow() {
+        try {
+            ws.refreshConnections();
+        } catch (RuntimeException e) {
+            LOG.warn("nonstop: refreshing connections after a plan change failed; Storm's timer retries", e);
+        }
+    }
+
+    // ------------------------------------------------------------------ reconcile
+
+    private boolean reconcile(Assignment assignment) {
+        if (swap == null) {
+            // Still loading: the executors being started come from this very assignment.
+            return true;
+        }
+        Optional<NodePlan> plan;
+        try {
+            plan = store.read();
+        } catch (IOException | PlanFormatException e) {
+            LOG.warn("nonstop: plan store unreadable ({}); following Storm's assignment", e.toString());
+            plan = Optional.empty();
+        }
+        Optional<Set<ExecutorRange>> assigned = Optional.ofNullable(assignment).map(this::assignedHere);
+        DesiredExecutors.Decision d = DesiredExecutors.decide(ws.topologyId, ws.port, plan, assigned);
+        if (d.exit()) {
+            LOG.info("nonstop: {}; leaving the decision to Storm", d.reason());
+            return false;
+        }
+        lock.lock();
+        try {
+            Set<ExecutorRange> running = new HashSet<>();
+            ws.localExecutors.forEach(e -> running.add(ExecutorRange.of(e)));
+            ExecutorDiff diff = ExecutorDiff.between(running, d.executors());
+            if (diff.isEmpty()) {
+                return true;
+            }
+            long now = System.currentTimeMillis();
+            long version = plan.map(NodePlan::version).orElse(-1L);
+            long writtenAt = plan.map(NodePlan::writtenAtMs).orElse(now);
+            LOG.info("nonstop: reconciling port {} to plan v{} ({}, {} ms after the plan was written): {}",
+                     ws.port, version, d.source(), now - writtenAt, diff);
+            events.append("reconcile", Map.of("port", ws.port, "plan_version", version, "plan_written_ms", writtenAt,
+                                              "source", String.valueOf(d.source()),
+                                              "added", diff.toAdd().toString(), "removed", diff.toRemove().toString()));
+            List<ExecutorSwap.Retiring> removed = new ArrayList<>();
+            for (ExecutorRange r : diff.toRemove()) {
+                ExecutorSwap.Retiring ret = swap.detach(r, now);
+                retiring.put(r, ret);
+                removed.add(ret);
+            }
+            int added = 0;
+            for (ExecutorRange r : diff.toAdd()) {
+                ExecutorSwap.Retiring old = retiring.remove(r);
+                if (old != null) {
+                    // Coming back before its lazy kill: stop the old instance first, then start afresh.
+                    swap.finish(old);
+                }
+                try {
+                    swap.start(r);
+                    added++;
+                } catch (RuntimeException e) {
+                    LOG.error("nonstop: could not start executor {}", r, e);
+                }
+            }
+            recomputeOutboundTasks();
+            Pending prev = pending;
+            List<ExecutorSwap.Retiring> allRemoved = new ArrayList<>(removed);
+            if (prev != null) {
+                allRemoved.addAll(prev.removed());
+            }
+            pending = new Pending(allRemoved, added + (prev == null ? 0 : prev.added()), version, writtenAt, now);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Set<ExecutorRange> assignedHere(Assignment a) {
+        Set<ExecutorRange> out = new HashSet<>();
+        Map<List<Long>, NodeInfo> enp = a.get_executor_node_port();
+        if (enp != null) {
+            for (Map.Entry<List<Long>, NodeInfo> e : enp.entrySet()) {
+                NodeInfo ni = e.getValue();
+                if (ni.get_node().equals(ws.assignmentId) && !ni.get_port().isEmpty()
+                    && ni.get_port().iterator().next() == ws.port) {
+                    out.add(ExecutorRange.of(e.getKey()));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Storm computes the tasks this worker sends to once; with executors coming and going it is the
+     * targets of every local component, plus tasks that just left (so tuples can follow them).
+     */
+    private void recomputeOutboundTasks() {
+        WorkerTopologyContext ctx = ws.getWorkerTopologyContext();
+        Set<String> components = new HashSet<>();
+        for (Integer task : ws.localTaskIds) {
+            for (Map<String, Grouping> targets : ctx.getTargets(ctx.getComponentId(task)).values()) {
+                components.addAll(targets.keySet());
+            }
+        }
+        Set<Integer> next = new HashSet<>(retired.live());
+        for (String c : components) {
+            next.addAll(ctx.getComponentTasks(c));
+        }
+        Set<Integer> outbound = NonstopInternals.outboundTasks(ws);
+        outbound.addAll(next);
+        outbound.retainAll(next);
+    }
+
+    // ------------------------------------------------------------------ routing switch and lazy kill
+
+    private void scheduleSwitch() {
+        Pending p;
+        lock.lock();
+        try {
+            p = pending;
+            pending = null;
+        } finally {
+            lock.unlock();
+        }
+        if (p == null) {
+            return;
+        }
+        try {
+            scheduler.execute(() -> switchRouting(p));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            LOG.debug("nonstop: worker shutting down; routing switch skipped");
+        }
+    }
+
+    private void switchRouting(Pending p) {
+        long start = System.currentTimeMillis();
+        long deadline = start + settings.connectWaitMs();
+        while (!connectionsReady(p) && System.currentTimeMillis() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+        int epoch = RoutingEpoch.bump();
+        long now = System.currentTimeMillis();
+        LOG.info("nonstop: routing epoch {} on port {}: {} executor(s) out, {} in; switched {} ms after the plan "
+                 + "was written ({} ms waiting for connections)", epoch, ws.port, p.removed().size(), p.added(),
+                 now - p.planWrittenAtMs(), now - start);
+        events.append("switch", Map.of("port", ws.port, "epoch", epoch, "plan_version", p.planVersion(),
+                                       "plan_written_ms", p.planWrittenAtMs(), "waited_ms", now - start,
+                                       "out", p.removed().size(), "in", p.added()));
+        for (ExecutorSwap.Retiring r : p.removed()) {
+            scheduler.schedule(() -> lazyKill(r), settings.lazyKillMs(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private boolean connectionsReady(Pending p) {
+        Map<Integer, NodeInfo> taskToNode = ws.cachedTaskToNodePort.get();
+        Map<NodeInfo, IConnection> connections = ws.cachedNodeToPortSocket.get();
+        for (ExecutorSwap.Retiring r : p.removed()) {
+            for (int t : r.tasks()) {
+                NodeInfo where = taskToNode.get(t);
+                if (where == null) {
+                    return false;
+                }
+                IConnection c = connections.get(where);
+                if (c == null || !WorkerState.isConnectionReady(c)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private void lazyKill(ExecutorSwap.Retiring r) {
+        lock.lock();
+        try {
+            if (!Objects.equals(retiring.get(r.range()), r)) {
+                return; // already stopped (it came back, or the worker is shutting down)
+            }
+            retiring.remove(r.range());
+            swap.finish(r);
+        } catch (RuntimeException e) {
+            LOG.error("nonstop: stopping executor {} failed", r.range(), e);
+        } finally {
+            lock.unlock();
+        }
+        recomputeOutboundTasksLater();
+    }
+
+    private void recomputeOutboundTasksLater() {
+        // Retired tasks age out of the forwarding set; the next refresh drops their connections.
+        scheduler.schedule(() -> {
+            lock.lock();
+            try {
+                recomputeOutboundTasks();
+            } finally {
+                lock.unlock();
+            }
+        }, FORWARD_TTL_MS + 1000, TimeUnit.MILLISECONDS);
+    }
+}

@@ -1,0 +1,66 @@
+package io.nonstopstorm.migration.reconcile;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nonstopstorm.migration.plan.ExecutorRange;
+import io.nonstopstorm.migration.plan.NodePlan;
+import io.nonstopstorm.migration.plan.PortPlan;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+class ReconcileTest {
+    private static final ExecutorRange E1 = new ExecutorRange(1, 1);
+    private static final ExecutorRange E2 = new ExecutorRange(2, 3);
+    private static final ExecutorRange E4 = new ExecutorRange(4, 4);
+
+    @Test
+    void diffAddsAndRemovesButNeverTouchesTheSystemExecutor() {
+        ExecutorDiff d = ExecutorDiff.between(Set.of(ExecutorRange.SYSTEM, E1, E2), Set.of(E2, E4));
+        assertEquals(new TreeSet<>(Set.of(E4)), d.toAdd());
+        assertEquals(new TreeSet<>(Set.of(E1)), d.toRemove());
+        assertEquals(new TreeSet<>(Set.of(1)), d.removedTasks());
+        assertEquals(new TreeSet<>(Set.of(4)), d.addedTasks());
+        assertTrue(ExecutorDiff.between(Set.of(ExecutorRange.SYSTEM, E1), Set.of(E1, ExecutorRange.SYSTEM)).isEmpty());
+        assertEquals(new TreeSet<>(Set.of(2, 3)), ExecutorDiff.between(Set.of(E2), Set.of()).removedTasks());
+    }
+
+    private static NodePlan plan(int port, String topo, ExecutorRange... execs) {
+        return new NodePlan(3, 0, new TreeMap<>(Map.of(port, new PortPlan(topo, new TreeSet<>(Set.of(execs))))),
+                            new TreeMap<>());
+    }
+
+    @Test
+    void thePlanStoreWinsWhenItDescribesThisWorker() {
+        DesiredExecutors.Decision d = DesiredExecutors.decide("t", 6701, Optional.of(plan(6701, "t", E1, E4)),
+                                                              Optional.of(Set.of(E1)));
+        assertFalse(d.exit());
+        assertEquals(DesiredExecutors.Source.PLAN_STORE, d.source());
+        assertEquals(new TreeSet<>(Set.of(ExecutorRange.SYSTEM, E1, E4)), d.executors());
+    }
+
+    @Test
+    void theAssignmentIsUsedWhileTheStoreLagsOrIsMissing() {
+        DesiredExecutors.Decision other = DesiredExecutors.decide("t", 6701, Optional.of(plan(6702, "t", E4)),
+                                                                  Optional.of(Set.of(E1, E2)));
+        assertEquals(DesiredExecutors.Source.ASSIGNMENT, other.source());
+        assertEquals(new TreeSet<>(Set.of(ExecutorRange.SYSTEM, E1, E2)), other.executors());
+        DesiredExecutors.Decision none = DesiredExecutors.decide("t", 6701, Optional.empty(), Optional.of(Set.of(E2)));
+        assertEquals(DesiredExecutors.Source.ASSIGNMENT, none.source());
+    }
+
+    @Test
+    void exitsExactlyWhereStockStormWould() {
+        assertTrue(DesiredExecutors.decide("t", 6701, Optional.of(plan(6701, "t", E1)), Optional.empty()).exit(),
+                   "no assignment at all: the topology is gone");
+        assertTrue(DesiredExecutors.decide("t", 6701, Optional.of(plan(6701, "u", E1)), Optional.of(Set.of())).exit(),
+                   "the port now belongs to another topology and nothing of ours is assigned here");
+        assertFalse(DesiredExecutors.decide("t", 6701, Optional.of(plan(6701, "u", E1)), Optional.of(Set.of(E2))).exit(),
+                    "a stale store never kills a worker that still has assigned executors");
+    }
+}

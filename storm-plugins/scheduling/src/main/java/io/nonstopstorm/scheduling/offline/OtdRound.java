@@ -1,0 +1,101 @@
+package io.nonstopstorm.scheduling.offline;
+
+import io.nonstopstorm.scheduling.model.ClusterModel;
+import io.nonstopstorm.scheduling.model.ExecutorId;
+import io.nonstopstorm.scheduling.model.Node;
+import io.nonstopstorm.scheduling.model.Outcome;
+import io.nonstopstorm.scheduling.model.Placement;
+import io.nonstopstorm.scheduling.model.SlotId;
+import io.nonstopstorm.scheduling.model.TrafficMatrix;
+import io.nonstopstorm.scheduling.otd.Otd;
+import io.nonstopstorm.scheduling.otd.OtdDecision;
+import io.nonstopstorm.scheduling.otd.OtdSnapshot;
+import io.nonstopstorm.scheduling.otd.WorkerLoad;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One OTD round on the offline model: the topology's current placement becomes OTD's snapshot (a worker
+ * per used slot, named {@code node:port}; executors named by their Storm id {@code [s,e]}), OTD picks at
+ * most one move, and the move is applied to the placement.
+ *
+ * <p>A worker's CPU share is the measured one when the input gives it; otherwise its executors' load
+ * divided by what the worker may use: the node's CPU left by other work ({@code cpu_capacity −
+ * cpu_background}) split evenly over the topology's workers on that node; 0 on a node without a finite
+ * capacity. Queues default to 0.
+ */
+public final class OtdRound {
+
+    /** The round's decision and the placement after it (unchanged unless the decision is a move). */
+    public record Result(OtdDecision decision, Placement placement) {
+    }
+
+    private OtdRound() {
+    }
+
+    public static Outcome<Result> run(TopologyWorkload w, ClusterModel cluster, SchedulerParams.Otd params) {
+        Placement current = w.current();
+        List<ExecutorId> missing = w.topology().executorIds().stream().filter(e -> !current.isPlaced(e)).toList();
+        if (!missing.isEmpty()) {
+            return Outcome.failure("otd moves executors of a running topology: give its current_placement with every "
+                    + "executor placed (" + missing.size() + " missing, e.g. " + missing.get(0) + ")");
+        }
+        Map<String, SlotId> slotOfWorker = new HashMap<>();
+        Map<String, Integer> workersOnNode = new HashMap<>();
+        current.usedSlots().forEach(s -> workersOnNode.merge(s.nodeId(), 1, Integer::sum));
+        List<WorkerLoad> workers = new ArrayList<>();
+        for (Map.Entry<SlotId, List<ExecutorId>> e : current.executorsBySlot().entrySet()) {
+            SlotId slot = e.getKey();
+            slotOfWorker.put(slot.toString(), slot);
+            WorkerReading reading = w.workerReadings().get(slot);
+            double cpu = reading != null ? reading.cpu() : derivedCpuShare(cluster.node(slot.nodeId()).orElseThrow(),
+                    workersOnNode.get(slot.nodeId()), w.loads().sum(e.getValue()));
+            long queue = reading != null ? reading.queue() : 0;
+            workers.add(new WorkerLoad(slot.toString(), slot.nodeId(), cpu, queue));
+        }
+        Map<String, ExecutorId> executorByName = new HashMap<>();
+        Map<String, String> executorToWorker = new TreeMap<>();
+        for (Map.Entry<ExecutorId, SlotId> e : current.asMap().entrySet()) {
+            executorByName.put(e.getKey().toString(), e.getKey());
+            executorToWorker.put(e.getKey().toString(), e.getValue().toString());
+        }
+        Map<OtdSnapshot.Pair, Double> traffic = new HashMap<>();
+        for (Map.Entry<TrafficMatrix.Flow, Double> f : w.traffic().flows().entrySet()) {
+            traffic.put(new OtdSnapshot.Pair(f.getKey().from().toString(), f.getKey().to().toString()), f.getValue());
+        }
+        OtdDecision decision = Otd.decide(new OtdSnapshot(workers, executorToWorker, traffic), params.thresholds(),
+                params.pinned());
+        Placement after = current;
+        if (decision instanceof OtdDecision.Move move) {
+            Map<ExecutorId, SlotId> slots = new HashMap<>(current.asMap());
+            slots.put(executorByName.get(move.executor()), slotOfWorker.get(move.toWorker()));
+            after = Placement.of(slots);
+        }
+        return Outcome.success(new Result(decision, after));
+    }
+
+    /** A worker's load as a share of its even part of the CPU its node has left for the topology. */
+    static double derivedCpuShare(Node node, int topologyWorkersOnNode, double load) {
+        double room = node.cpuCapacity() - node.cpuBackground();
+        if (Double.isInfinite(room)) {
+            return 0;
+        }
+        if (room <= 0) {
+            return load > 0 ? Double.POSITIVE_INFINITY : 0;
+        }
+        return load / (room / topologyWorkersOnNode);
+    }
+
+    /** The decision in one line for a report. */
+    public static String describe(OtdDecision d) {
+        if (d instanceof OtdDecision.Move m) {
+            return String.format("otd case %d: move %s from %s to %s (ASC %.1f tuples/s): %s", m.paperCase(),
+                    m.executor(), m.fromWorker(), m.toWorker(), m.asc(), m.reason());
+        }
+        return "otd case " + d.paperCase() + ": no move: " + d.reason();
+    }
+}

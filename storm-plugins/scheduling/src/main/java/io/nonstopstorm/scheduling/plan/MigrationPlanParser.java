@@ -1,0 +1,72 @@
+package io.nonstopstorm.scheduling.plan;
+
+import io.nonstopstorm.scheduling.model.ExecutorId;
+import io.nonstopstorm.scheduling.model.Outcome;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.storm.shade.net.minidev.json.parser.JSONParser;
+import org.apache.storm.shade.net.minidev.json.parser.ParseException;
+
+/**
+ * Reads a plan znode. Schema (JSON object):
+ * <pre>
+ * {"request_id": "optional, echoed in the decision",
+ *  "placement": {"[3,3]": "127.0.0.12:37121", "[5,6]": "&lt;supervisor-id&gt;:37122"}}
+ * </pre>
+ * Executor keys are Storm executor ids {@code [start,end]} (the UI's {@code [start-end]} is accepted);
+ * values are {@code HOST:PORT} or {@code SUPERVISOR_ID:PORT}.
+ */
+public final class MigrationPlanParser {
+    private static final Pattern EXECUTOR = Pattern.compile("\\s*\\[\\s*(-?\\d+)\\s*[,-]\\s*(-?\\d+)\\s*]\\s*");
+
+    private MigrationPlanParser() {
+    }
+
+    public static Outcome<MigrationPlan> parse(String json) {
+        Object root;
+        try {
+            root = new JSONParser(JSONParser.MODE_RFC4627).parse(json == null ? "" : json);
+        } catch (ParseException | RuntimeException e) {
+            return Outcome.failure("plan is not valid JSON: " + e.getMessage());
+        }
+        if (!(root instanceof Map<?, ?> obj)) {
+            return Outcome.failure("plan must be a JSON object");
+        }
+        Object rid = obj.get("request_id");
+        if (rid != null && !(rid instanceof String)) {
+            return Outcome.failure("request_id must be a string");
+        }
+        if (!(obj.get("placement") instanceof Map<?, ?> placement)) {
+            return Outcome.failure("plan has no \"placement\" object (executor \"[s,e]\" -> \"HOST:PORT\")");
+        }
+        if (placement.isEmpty()) {
+            return Outcome.failure("plan places no executor");
+        }
+        TreeMap<ExecutorId, PlanTarget> moves = new TreeMap<>();
+        for (Map.Entry<?, ?> e : placement.entrySet()) {
+            String key = String.valueOf(e.getKey());
+            Matcher m = EXECUTOR.matcher(key);
+            if (!m.matches()) {
+                return Outcome.failure("'" + key + "' is not an executor id (expected \"[start,end]\")");
+            }
+            ExecutorId id;
+            PlanTarget target;
+            try {
+                id = new ExecutorId(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+                if (!(e.getValue() instanceof String s)) {
+                    return Outcome.failure("target of executor " + key + " must be a \"HOST:PORT\" string");
+                }
+                target = PlanTarget.parse(s);
+            } catch (IllegalArgumentException ex) {
+                return Outcome.failure("executor " + key + ": " + ex.getMessage());
+            }
+            if (moves.put(id, target) != null) {
+                return Outcome.failure("executor " + id + " is placed more than once in the plan");
+            }
+        }
+        return Outcome.success(new MigrationPlan(Optional.ofNullable((String) rid), moves));
+    }
+}

@@ -1,0 +1,229 @@
+package io.nonstopstorm.scheduling.plan;
+
+import io.nonstopstorm.scheduling.model.ClusterModel;
+import io.nonstopstorm.scheduling.model.Outcome;
+import io.nonstopstorm.scheduling.model.Placement;
+import io.nonstopstorm.scheduling.model.SlotId;
+import io.nonstopstorm.scheduling.model.TopologyModel;
+import io.nonstopstorm.scheduling.storm.DefaultFallback;
+import io.nonstopstorm.scheduling.storm.PlacementApplier;
+import io.nonstopstorm.scheduling.storm.StormModelMapper;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import org.apache.storm.metric.StormMetricsRegistry;
+import org.apache.storm.scheduler.Cluster;
+import org.apache.storm.scheduler.IScheduler;
+import org.apache.storm.scheduler.SupervisorDetails;
+import org.apache.storm.scheduler.Topologies;
+import org.apache.storm.scheduler.TopologyDetails;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code storm.scheduler: io.nonstopstorm.scheduling.plan.PlanFollowingScheduler}: moves executors as
+ * plans in ZooKeeper say ({@code /nonstop/plans/<topology-name>}, see {@link MigrationPlanParser}),
+ * touching only the slots that change, and leaves everything else to Storm's DefaultScheduler. Each plan
+ * version is decided once; the decision (applied / unchanged / rejected with the reason) goes to
+ * {@code /nonstop/decisions/<topology-name>}, the topology's status and the log. {@link #schedule} never
+ * throws: on any trouble Storm's default behaviour carries on.
+ *
+ * <p>Topologies with an applied plan are handed to the DefaultScheduler only when some of their
+ * executors lost their slot (say, a node died): the default would otherwise "even out" the planned
+ * placement and restart workers.
+ */
+public class PlanFollowingScheduler implements IScheduler {
+    private static final Logger LOG = LoggerFactory.getLogger(PlanFollowingScheduler.class);
+    private static final long ZK_WARN_EVERY_MS = 30_000;
+
+    private final LongSupplier clock;
+    private ZkPlanChannel channel;
+    /** topology id → plan znode version already decided */
+    private final Map<String, Integer> decided = new HashMap<>();
+    /** topology ids whose placement follows an applied plan */
+    private final Set<String> planned = new HashSet<>();
+    private long lastZkWarnMs = 0;
+
+    public PlanFollowingScheduler() {
+        this(System::currentTimeMillis);
+    }
+
+    PlanFollowingScheduler(LongSupplier clock) {
+        this.clock = clock;
+    }
+
+    /** For tests: use this channel instead of connecting in {@link #prepare}. */
+    PlanFollowingScheduler(ZkPlanChannel channel, LongSupplier clock) {
+        this.clock = clock;
+        this.channel = channel;
+    }
+
+    @Override
+    public void prepare(Map<String, Object> conf, StormMetricsRegistry metricsRegistry) {
+        if (channel != null) {
+            return;
+        }
+        try {
+            channel = ZkPlanChannel.fromStormConf(conf);
+            LOG.info("plan-following scheduler ready: plans under {}, decisions under {}", ZkPlanChannel.PLANS,
+                     ZkPlanChannel.DECISIONS);
+        } catch (RuntimeException e) {
+            LOG.error("plan-following scheduler cannot reach ZooKeeper; it will behave like the DefaultScheduler", e);
+        }
+    }
+
+    @Override
+    public Map<String, Map<String, Double>> config() {
+        return Map.of();
+    }
+
+    @Override
+    public void cleanup() {
+        if (channel != null) {
+            channel.close();
+        }
+    }
+
+    @Override
+    public void schedule(Topologies topologies, Cluster cluster) {
+        List<TopologyDetails> all = new ArrayList<>(topologies.getTopologies());
+        all.sort(Comparator.comparing(TopologyDetails::getId));
+        List<TopologyDetails> toDefault = new ArrayList<>();
+        Set<String> alive = new HashSet<>();
+        for (TopologyDetails td : all) {
+            alive.add(td.getId());
+            try {
+                boolean lostExecutors = !cluster.getUnassignedExecutors(td).isEmpty();
+                if (lostExecutors || cluster.getAssignmentById(td.getId()) == null) {
+                    // Not (fully) placed: the default places it first; a plan waits for the next round.
+                    toDefault.add(td);
+                    continue;
+                }
+                followPlan(td, cluster);
+                if (!planned.contains(td.getId())) {
+                    toDefault.add(td);
+                }
+            } catch (Exception | LinkageError | AssertionError e) {
+                LOG.error("plan-following scheduler failed on {}; leaving it to the DefaultScheduler", td.getId(), e);
+                safeStatus(cluster, td, "nonstop plan: internal error " + e + "; using DefaultScheduler");
+                toDefault.add(td);
+            }
+        }
+        decided.keySet().retainAll(alive);
+        planned.retainAll(alive);
+        try {
+            DefaultFallback.schedule(cluster, toDefault);
+        } catch (RuntimeException | LinkageError | AssertionError e) {
+            LOG.error("DefaultScheduler failed", e);
+        }
+    }
+
+    private void followPlan(TopologyDetails td, Cluster cluster) throws Exception {
+        if (channel == null) {
+            return;
+        }
+        Integer version;
+        try {
+            version = channel.planVersion(td.getName());
+        } catch (Exception e) {
+            warnZk(e);
+            return;
+        }
+        if (version == null || version.equals(decided.get(td.getId()))) {
+            return;
+        }
+        if (!decided.containsKey(td.getId())) {
+            // First look since Nimbus (re)started: a stored decision about this very plan version stands.
+            Optional<Map.Entry<String, Integer>> stored = channel.decision(td.getName()).flatMap(DecisionRecord::decidedVersion);
+            if (stored.isPresent() && stored.get().getKey().equals(td.getId()) && stored.get().getValue().equals(version)) {
+                decided.put(td.getId(), version);
+                return;
+            }
+        }
+        Optional<ZkPlanChannel.VersionedPlan> read = channel.plan(td.getName());
+        if (read.isEmpty()) {
+            return;
+        }
+        ZkPlanChannel.VersionedPlan vp = read.get();
+        Outcome<MigrationPlan> parsed = MigrationPlanParser.parse(vp.json());
+        Optional<String> requestId = parsed.isSuccess() ? parsed.orElseThrow().requestId() : Optional.empty();
+        Map<String, String> hosts = hostsById(cluster);
+        Placement current = StormModelMapper.placement(cluster, td.getId());
+        PlanDecision decision;
+        if (vp.modifiedAtMs() < td.getLaunchTime() * 1000L) {
+            decision = PlanDecision.rejected("plan was written before this topology was launched (stale plan of an "
+                                             + "earlier topology with the same name)");
+        } else if (!parsed.isSuccess()) {
+            decision = PlanDecision.rejected(parsed.reasonOrNull());
+        } else {
+            TopologyModel topology = StormModelMapper.topology(td);
+            // CPU capacity is not this scheduler's concern: a plan is an explicit instruction.
+            ClusterModel model = StormModelMapper.cluster(cluster, sup -> Double.POSITIVE_INFINITY, id -> 0.0);
+            decision = PlanDecider.decide(topology, model, current, parsed.orElseThrow(), hosts);
+        }
+        Function<SlotId, String> name = s -> hosts.getOrDefault(s.nodeId(), s.nodeId()) + ":" + s.port();
+        String summary = summary(decision, name);
+        if (decision.status() == PlanDecision.Status.APPLIED) {
+            int slots = PlacementApplier.apply(cluster, td, decision.target().orElseThrow());
+            planned.add(td.getId());
+            summary += " (" + slots + " slot(s) changed)";
+            LOG.info("plan v{} for {} applied: {}", vp.version(), td.getName(), summary);
+        } else if (decision.status() == PlanDecision.Status.UNCHANGED) {
+            planned.add(td.getId());
+            LOG.info("plan v{} for {}: {}", vp.version(), td.getName(), summary);
+        } else {
+            LOG.warn("plan v{} for {} rejected: {}", vp.version(), td.getName(), decision.reason());
+        }
+        decided.put(td.getId(), vp.version());
+        safeStatus(cluster, td, "nonstop plan v" + vp.version() + " " + decision.status().name().toLowerCase() + ": " + summary);
+        DecisionRecord rec = DecisionRecord.of(td.getName(), td.getId(), vp.version(), requestId, decision, name,
+                                               clock.getAsLong());
+        try {
+            channel.writeDecision(td.getName(), rec.toJson());
+        } catch (Exception e) {
+            warnZk(e);
+        }
+    }
+
+    private static String summary(PlanDecision d, Function<SlotId, String> name) {
+        if (d.status() != PlanDecision.Status.APPLIED) {
+            return d.reason();
+        }
+        List<String> parts = new ArrayList<>();
+        for (PlanDecision.Move m : d.moves()) {
+            parts.add(m.executor() + " " + (m.from() == null ? "-" : name.apply(m.from())) + " -> " + name.apply(m.to()));
+        }
+        return String.join(", ", parts);
+    }
+
+    private static Map<String, String> hostsById(Cluster cluster) {
+        Map<String, String> out = new HashMap<>();
+        for (SupervisorDetails s : cluster.getSupervisors().values()) {
+            out.put(s.getId(), s.getHost());
+        }
+        return out;
+    }
+
+    private void warnZk(Exception e) {
+        long now = clock.getAsLong();
+        if (now - lastZkWarnMs > ZK_WARN_EVERY_MS) {
+            lastZkWarnMs = now;
+            LOG.warn("plan-following scheduler: ZooKeeper trouble ({}); plans wait, DefaultScheduler carries on", e.toString());
+        }
+    }
+
+    private static void safeStatus(Cluster cluster, TopologyDetails td, String msg) {
+        try {
+            cluster.setStatus(td.getId(), msg);
+        } catch (RuntimeException e) {
+            LOG.debug("could not set status of {}", td.getId(), e);
+        }
+    }
+}

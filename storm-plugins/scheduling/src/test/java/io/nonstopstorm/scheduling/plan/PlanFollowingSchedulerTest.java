@@ -1,0 +1,276 @@
+package io.nonstopstorm.scheduling.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.storm.metric.StormMetricsRegistry;
+import org.apache.storm.scheduler.Cluster;
+import org.apache.storm.scheduler.ExecutorDetails;
+import org.apache.storm.scheduler.INimbus;
+import org.apache.storm.scheduler.IScheduler;
+import org.apache.storm.scheduler.SchedulerAssignment;
+import org.apache.storm.scheduler.SchedulerAssignmentImpl;
+import org.apache.storm.scheduler.SupervisorDetails;
+import org.apache.storm.scheduler.Topologies;
+import org.apache.storm.scheduler.TopologyDetails;
+import org.apache.storm.scheduler.WorkerSlot;
+import org.apache.storm.scheduler.resource.normalization.ResourceMetrics;
+import org.apache.storm.shade.org.apache.curator.framework.CuratorFramework;
+import org.apache.storm.shade.org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.storm.shade.org.apache.curator.retry.RetryOneTime;
+import org.apache.storm.testing.InProcessZookeeper;
+import org.apache.storm.topology.TopologyBuilder;
+import org.apache.storm.topology.base.BaseBasicBolt;
+import org.apache.storm.topology.base.BaseRichSpout;
+import org.apache.storm.utils.Utils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The scheduler against a real (in-process) ZooKeeper and real Storm scheduler objects. */
+class PlanFollowingSchedulerTest {
+    private static InProcessZookeeper zk;
+    private static CuratorFramework client;
+    private static Map<String, Object> conf;
+    private static final List<PlanFollowingScheduler> CREATED = new ArrayList<>();
+
+    @BeforeAll
+    static void startZk() throws Exception {
+        zk = new InProcessZookeeper();
+        conf = new HashMap<>(Utils.readDefaultConfig());
+        conf.put("storm.zookeeper.servers", List.of("127.0.0.1"));
+        conf.put("storm.zookeeper.port", (int) zk.getPort());
+        client = CuratorFrameworkFactory.newClient("127.0.0.1:" + zk.getPort(), new RetryOneTime(100));
+        client.start();
+    }
+
+    @AfterAll
+    static void stopZk() throws Exception {
+        CREATED.forEach(PlanFollowingScheduler::cleanup);
+        client.close();
+        zk.close();
+    }
+
+    static final class TestNimbus implements INimbus {
+        @Override
+        public void prepare(Map<String, Object> conf, String schedulerLocalDir) {
+        }
+
+        @Override
+        public Collection<WorkerSlot> allSlotsAvailableForScheduling(Collection<SupervisorDetails> supervisors,
+                                                                     Topologies topologies, Set<String> missing) {
+            List<WorkerSlot> slots = new ArrayList<>();
+            supervisors.forEach(s -> s.getAllPorts().forEach(p -> slots.add(new WorkerSlot(s.getId(), p))));
+            return slots;
+        }
+
+        @Override
+        public void assignSlots(Topologies topologies, Map<String, Collection<WorkerSlot>> slots) {
+        }
+
+        @Override
+        public String getHostName(Map<String, SupervisorDetails> existing, String nodeId) {
+            return existing.get(nodeId) == null ? null : existing.get(nodeId).getHost();
+        }
+
+        @Override
+        public IScheduler getForcedScheduler() {
+            return null;
+        }
+    }
+
+    static class Spout extends BaseRichSpout {
+        @Override
+        public void open(Map<String, Object> c, org.apache.storm.task.TopologyContext x,
+                         org.apache.storm.spout.SpoutOutputCollector o) {
+        }
+
+        @Override
+        public void nextTuple() {
+        }
+
+        @Override
+        public void declareOutputFields(org.apache.storm.topology.OutputFieldsDeclarer d) {
+            d.declare(new org.apache.storm.tuple.Fields("seq"));
+        }
+    }
+
+    static class Bolt extends BaseBasicBolt {
+        @Override
+        public void execute(org.apache.storm.tuple.Tuple t, org.apache.storm.topology.BasicOutputCollector c) {
+        }
+
+        @Override
+        public void declareOutputFields(org.apache.storm.topology.OutputFieldsDeclarer d) {
+        }
+    }
+
+    /** spout [1,1], relay [2,2]..[5,5], acker [6,6]; two workers. */
+    static TopologyDetails relay(String name, String id) {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("sequence", new Spout(), 1);
+        b.setBolt("relay", new Bolt(), 4).shuffleGrouping("sequence");
+        Map<ExecutorDetails, String> execs = new HashMap<>();
+        String[] comps = {"sequence", "relay", "relay", "relay", "relay", "__acker"};
+        for (int t = 1; t <= comps.length; t++) {
+            execs.put(new ExecutorDetails(t, t), comps[t - 1]);
+        }
+        Map<String, Object> tc = new HashMap<>(Utils.readDefaultConfig());
+        tc.put("topology.name", name);
+        return new TopologyDetails(id, tc, b.createTopology(), 2, execs, "tester");
+    }
+
+    static Map<String, SupervisorDetails> supervisors() {
+        Map<String, SupervisorDetails> m = new LinkedHashMap<>();
+        for (int i = 1; i <= 2; i++) {
+            m.put("sup" + i, new SupervisorDetails("sup" + i, "127.0.0.1" + i, null, List.of(6700, 6701)));
+        }
+        return m;
+    }
+
+    static Cluster cluster(Map<String, SchedulerAssignment> assignments, TopologyDetails... tds) {
+        return new Cluster(new TestNimbus(), new ResourceMetrics(new StormMetricsRegistry()), supervisors(), assignments,
+                           new Topologies(tds), new HashMap<>(conf));
+    }
+
+    static Cluster nextRound(Cluster prev, TopologyDetails... tds) {
+        Map<String, SchedulerAssignment> copy = new HashMap<>();
+        prev.getAssignments().forEach((k, v) -> copy.put(k, new SchedulerAssignmentImpl(v)));
+        return cluster(copy, tds);
+    }
+
+    static Map<WorkerSlot, Set<ExecutorDetails>> slots(Cluster c, String id) {
+        Map<WorkerSlot, Set<ExecutorDetails>> m = new HashMap<>();
+        c.getAssignmentById(id).getSlotToExecutors().forEach((s, e) -> m.put(s, Set.copyOf(e)));
+        return m;
+    }
+
+    private static void writePlan(String name, String json) throws Exception {
+        String path = ZkPlanChannel.PLANS + "/" + name;
+        if (client.checkExists().forPath(path) == null) {
+            client.create().creatingParentsIfNeeded().forPath(path, json.getBytes(StandardCharsets.UTF_8));
+        } else {
+            client.setData().forPath(path, json.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    private static String decision(String name) throws Exception {
+        return new String(client.getData().forPath(ZkPlanChannel.DECISIONS + "/" + name), StandardCharsets.UTF_8);
+    }
+
+    private static PlanFollowingScheduler scheduler() {
+        PlanFollowingScheduler s = new PlanFollowingScheduler(() -> 42L);
+        s.prepare(conf, new StormMetricsRegistry());
+        CREATED.add(s);
+        return s;
+    }
+
+    @Test
+    void movesOneExecutorTouchingOnlyTheTwoSlotsInvolvedAndRecordsTheDecision() throws Exception {
+        TopologyDetails td = relay("relay-a", "relay-a-1-100");
+        PlanFollowingScheduler s = scheduler();
+        Cluster first = cluster(new HashMap<>(), td);
+        s.schedule(new Topologies(td), first);
+        Map<WorkerSlot, Set<ExecutorDetails>> before = slots(first, td.getId());
+        assertEquals(2, before.size(), "no plan yet: the default placed it on two workers");
+
+        // Move some relay executor to the other worker.
+        WorkerSlot from = null;
+        WorkerSlot to = null;
+        ExecutorDetails moved = null;
+        for (Map.Entry<WorkerSlot, Set<ExecutorDetails>> e : before.entrySet()) {
+            for (ExecutorDetails x : e.getValue()) {
+                if (td.getExecutorToComponent().get(x).equals("relay")) {
+                    from = e.getKey();
+                    moved = x;
+                }
+            }
+        }
+        for (WorkerSlot w : before.keySet()) {
+            if (!w.equals(from)) {
+                to = w;
+            }
+        }
+        assertNotNull(moved);
+        String host = supervisors().get(to.getNodeId()).getHost();
+        writePlan("relay-a", "{\"request_id\":\"req-1\",\"placement\":{\"[" + moved.getStartTask() + ","
+                             + moved.getEndTask() + "]\":\"" + host + ":" + to.getPort() + "\"}}");
+        Cluster second = nextRound(first, td);
+        s.schedule(new Topologies(td), second);
+        Map<WorkerSlot, Set<ExecutorDetails>> after = slots(second, td.getId());
+        assertEquals(before.keySet(), after.keySet(), "same two workers");
+        assertTrue(after.get(to).contains(moved) && !after.get(from).contains(moved));
+        assertEquals(before.get(from).size() - 1, after.get(from).size());
+        String d = decision("relay-a");
+        assertTrue(d.contains("\"status\":\"applied\"") && d.contains("\"request_id\":\"req-1\"")
+                   && d.contains("\"topology_id\":\"relay-a-1-100\"") && d.contains("\"plan_version\":0"), d);
+        assertTrue(second.getStatusMap().get(td.getId()).contains("applied"), second.getStatusMap().toString());
+
+        // Later rounds neither re-apply the plan nor let the default "even out" the planned placement.
+        Cluster third = nextRound(second, td);
+        s.schedule(new Topologies(td), third);
+        assertEquals(after, slots(third, td.getId()));
+        // A fresh scheduler (Nimbus restart) respects the stored decision.
+        Cluster fourth = nextRound(third, td);
+        scheduler().schedule(new Topologies(td), fourth);
+        assertEquals(after, slots(fourth, td.getId()));
+    }
+
+    @Test
+    void aPlanNamingAMissingExecutorOrPortIsRejectedAndNothingMoves() throws Exception {
+        TopologyDetails td = relay("relay-b", "relay-b-1-100");
+        PlanFollowingScheduler s = scheduler();
+        Cluster first = cluster(new HashMap<>(), td);
+        s.schedule(new Topologies(td), first);
+        Map<WorkerSlot, Set<ExecutorDetails>> before = slots(first, td.getId());
+
+        writePlan("relay-b", "{\"placement\":{\"[99,99]\":\"127.0.0.11:6700\"}}");
+        Cluster second = nextRound(first, td);
+        s.schedule(new Topologies(td), second);
+        assertEquals(before, slots(second, td.getId()));
+        String d = decision("relay-b");
+        assertTrue(d.contains("\"status\":\"rejected\"") && d.contains("executor [99,99] is not an executor of relay-b-1-100"), d);
+
+        writePlan("relay-b", "{\"placement\":{\"[2,2]\":\"127.0.0.11:9999\"}}");
+        Cluster third = nextRound(second, td);
+        s.schedule(new Topologies(td), third);
+        assertEquals(before, slots(third, td.getId()));
+        d = decision("relay-b");
+        assertTrue(d.contains("\"plan_version\":1") && d.contains("port 9999 is not a worker slot"), d);
+
+        writePlan("relay-b", "garbage");
+        Cluster fourth = nextRound(third, td);
+        s.schedule(new Topologies(td), fourth);
+        assertEquals(before, slots(fourth, td.getId()));
+        assertTrue(decision("relay-b").contains("not valid JSON"));
+    }
+
+    @Test
+    void topologiesWithoutAPlanAreScheduledByTheDefault() {
+        TopologyDetails td = relay("relay-c", "relay-c-1-100");
+        Cluster c = cluster(new HashMap<>(), td);
+        scheduler().schedule(new Topologies(td), c);
+        assertEquals(6, c.getAssignmentById(td.getId()).getExecutors().size());
+    }
+
+    @Test
+    void withoutZooKeeperItStillSchedulesLikeTheDefault() {
+        Map<String, Object> bad = new HashMap<>(conf);
+        bad.remove("storm.zookeeper.servers");
+        PlanFollowingScheduler s = new PlanFollowingScheduler(() -> 0L);
+        s.prepare(bad, new StormMetricsRegistry());
+        TopologyDetails td = relay("relay-d", "relay-d-1-100");
+        Cluster c = cluster(new HashMap<>(), td);
+        s.schedule(new Topologies(td), c);
+        assertEquals(6, c.getAssignmentById(td.getId()).getExecutors().size());
+    }
+}

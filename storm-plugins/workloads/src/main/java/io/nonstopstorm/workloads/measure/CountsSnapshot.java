@@ -1,0 +1,46 @@
+package io.nonstopstorm.workloads.measure;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.storm.shade.net.minidev.json.JSONValue;
+
+/**
+ * Writes a counting bolt's current counts to {@code counts-<component>-<task>.json}, atomically
+ * (temp file + rename) so a reader never sees half a file. The same format is written by the Python
+ * counting bolts (topologies/common/snapshot.py) and read by pycontrol.workloads.outputs.
+ */
+public final class CountsSnapshot {
+    public static final String PREFIX = "counts-";
+
+    private final Path path;
+    private final Path tmp;
+    private final String component;
+    private final int task;
+
+    public CountsSnapshot(Path dir, String component, int task) {
+        this.component = component;
+        this.task = task;
+        this.path = dir.resolve(PREFIX + MeasureDir.safe(component) + "-" + task + ".json");
+        this.tmp = dir.resolve("." + path.getFileName() + ".tmp");
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public void write(Map<String, ? extends Number> counts, long tuples) throws IOException {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("component", component);
+        doc.put("task", task);
+        doc.put("tuples", tuples);
+        doc.put("written_ms", System.currentTimeMillis());
+        doc.put("counts", counts);
+        Files.writeString(tmp, JSONValue.toJSONString(doc), StandardCharsets.UTF_8);
+        Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}

@@ -1,0 +1,76 @@
+package io.nonstopstorm.workloads.wordcount;
+
+import io.nonstopstorm.workloads.measure.CountsSnapshot;
+import io.nonstopstorm.workloads.measure.MeasureDir;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.storm.task.OutputCollector;
+import org.apache.storm.task.TopologyContext;
+import org.apache.storm.topology.OutputFieldsDeclarer;
+import org.apache.storm.topology.base.BaseRichBolt;
+import org.apache.storm.tuple.Fields;
+import org.apache.storm.tuple.Tuple;
+import org.apache.storm.tuple.Values;
+import org.apache.storm.utils.TupleUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Word count Bolt 2: counts words (fields-grouped, so each word lives in one task), emits
+ * (word, count), and on every tick tuple writes its counts to a {@link CountsSnapshot} if they
+ * changed, so a run's result can be checked against the input.
+ */
+public class WordCountBolt extends BaseRichBolt {
+    private static final Logger LOG = LoggerFactory.getLogger(WordCountBolt.class);
+
+    private transient OutputCollector collector;
+    private transient Map<String, Long> counts;
+    private transient CountsSnapshot snapshot;
+    private transient long tuples;
+    private transient boolean dirty;
+
+    @Override
+    public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
+        this.collector = collector;
+        this.counts = new HashMap<>();
+        this.snapshot = new CountsSnapshot(MeasureDir.resolve(conf), context.getThisComponentId(),
+            context.getThisTaskId());
+    }
+
+    @Override
+    public void execute(Tuple input) {
+        if (TupleUtils.isTick(input)) {
+            writeSnapshot();
+            return;
+        }
+        String word = input.getString(0);
+        long c = counts.merge(word, 1L, Long::sum);
+        tuples++;
+        dirty = true;
+        collector.emit(input, new Values(word, c));
+        collector.ack(input);
+    }
+
+    private void writeSnapshot() {
+        if (!dirty) {
+            return;
+        }
+        try {
+            snapshot.write(counts, tuples);
+            dirty = false;
+        } catch (IOException e) {
+            LOG.warn("cannot write {}: {}", snapshot.path(), e.toString());
+        }
+    }
+
+    @Override
+    public void cleanup() {
+        writeSnapshot();
+    }
+
+    @Override
+    public void declareOutputFields(OutputFieldsDeclarer declarer) {
+        declarer.declare(new Fields("word", "count"));
+    }
+}

@@ -1,0 +1,151 @@
+"""Nonstop migration on the real 2-node cluster: single executors move between live workers on
+different nodes; no worker JVM restarts, the UI REST API shows the new place, and with a bounded
+stream every tuple is acked exactly once."""
+
+from __future__ import annotations
+
+import time
+import psutil
+import pytest
+
+from pycontrol import zk
+from pycontrol.migration.migrate import migrate, wait_decision, where_is, write_plan
+from pycontrol.migration.observe import wait_move_done, worker_pids
+from pycontrol.migration.plan import parse_executor
+from pycontrol.storm import placement, submit
+from pycontrol.workloads.submit import submit_workload
+from tests.conftest import wait_for
+
+pytestmark = pytest.mark.cluster
+
+NAME = "mig-relay"
+TOTAL = 15_000          # tuples; at 300 t/s the stream lasts ~50 s, long enough for several moves
+RATE = 300
+
+
+@pytest.fixture(scope="module")
+def relay(cluster):
+    submit.submit_java("relay", NAME, [f"workload.total={TOTAL}", f"workload.rate={RATE}", "topology.workers=2",
+                                       "topology.stats.sample.rate=1.0"], cluster.conf_dir)
+    rest = cluster.rest
+    topo_id = wait_for(f"{NAME} listed", lambda: rest.topology_id(NAME), 60)
+    wait_for("all executors placed on both nodes",
+             lambda: len(placement.by_host(placement.placement(rest, topo_id))) == 2
+             and len(placement.placement(rest, topo_id)) == 7, 240)
+    wait_for("tuples acked", lambda: placement.acked(rest, topo_id) > 0, 120)
+    client = zk.connect(f"{cluster.spec.control_host}:{cluster.spec.zk_port}")
+    try:
+        yield topo_id, client
+    finally:
+        client.stop()
+        client.close()
+        rest.kill(topo_id, 0)
+        wait_for(f"{NAME} gone", lambda: rest.topology_id(NAME) is None, 90)
+
+
+def _move(cluster, topo_id, client, component: str) -> dict:
+    """Moves one executor of `component` to the topology's worker on the other node; returns timings."""
+    rest = cluster.rest
+    places = placement.placement(rest, topo_id)
+    slots = sorted({f"{p.host}:{p.port}" for p in places})
+    assert len(slots) == 2, slots
+    mover = next(p for p in places if p.component == component)
+    source = f"{mover.host}:{mover.port}"
+    target = next(s for s in slots if s != source)
+    assert target.split(":")[0] != mover.host, "the two workers are on different nodes"
+    pids = worker_pids(cluster.spec, topo_id, set(slots))
+    assert set(pids) == set(slots)
+    t0_ms = time.time() * 1000
+    host, port = target.rsplit(":", 1)
+    r = migrate(client, rest, NAME, mover.executor, (host, int(port)), wait=True, timeout_s=90)
+    assert r.decision.status == "applied", r.decision
+    assert r.source == source
+    assert where_is(rest, topo_id, parse_executor(mover.executor)) == target
+    # Started in the target worker, shut down in the source worker after the lazy kill...
+    timeline = wait_move_done(cluster.spec, parse_executor(mover.executor), source, target, t0_ms, 90)
+    # ...and neither worker JVM restarted.
+    assert worker_pids(cluster.spec, topo_id, set(slots)) == pids
+    assert all(psutil.pid_exists(p) for p in pids.values())
+    return {"executor": mover.executor, "from": source, "to": target, "decided_s": r.decided_after_s,
+            "rest_visible_s": r.visible_after_s, **timeline.__dict__}
+
+
+def test_executors_move_between_nodes_without_restarts_and_every_tuple_is_acked_once(cluster, relay):
+    topo_id, client = relay
+    rest = cluster.rest
+    acked_before = placement.acked(rest, topo_id)
+    moves = [_move(cluster, topo_id, client, "relay"), _move(cluster, topo_id, client, "sink")]
+    for m in moves:
+        print("moved", m)
+    wait_for("tuples acked during and after the moves", lambda: placement.acked(rest, topo_id) > acked_before, 30)
+    wait_for(f"all {TOTAL} tuples acked", lambda: placement.acked(rest, topo_id) >= TOTAL, 180, 2)
+    time.sleep(6)  # one more stats heartbeat: the count must not overshoot
+    assert placement.acked(rest, topo_id) == TOTAL
+    stats = next(s for s in rest.topology(topo_id)["topologyStats"] if s["window"] == ":all-time")
+    print("failed (replayed) tuples:", stats.get("failed"))
+
+
+def test_a_plan_naming_a_missing_executor_or_port_is_rejected_and_nothing_moves(cluster, relay):
+    topo_id, client = relay
+    rest = cluster.rest
+    before = sorted(placement.placement(rest, topo_id), key=lambda p: p.executor)
+    slot = f"{before[0].host}:{before[0].port}"
+    host = before[0].host
+
+    rid, version = write_plan(client, NAME, {(999, 999): (host, int(slot.split(":")[1]))})
+    d = wait_decision(client, NAME, topo_id, version, 60)
+    assert d.status == "rejected" and "executor [999,999] is not an executor of" in d.reason, d
+    assert d.request_id == rid
+
+    mover = next(p for p in before if p.component == "relay")
+    rid, version = write_plan(client, NAME, {parse_executor(mover.executor): (host, 1)})
+    d = wait_decision(client, NAME, topo_id, version, 60)
+    assert d.status == "rejected" and "port 1 is not a worker slot" in d.reason, d
+
+    time.sleep(4)  # two scheduling rounds: a rejected plan must leave every executor in place
+    assert sorted(placement.placement(rest, topo_id), key=lambda p: p.executor) == before
+
+
+def _python_children(pid: int, module: str) -> set[int]:
+    return {c.pid for c in psutil.Process(pid).children(recursive=True)
+            if any(module in part for part in c.cmdline())}
+
+
+def test_a_python_shellbolt_executor_moves_with_its_child_process(cluster, relay):
+    """Multilang: the Python child of the moved ShellBolt executor starts on the target worker and stops
+    on the source worker; both worker JVMs live on and the stream keeps being acked."""
+    _, client = relay
+    rest = cluster.rest
+    name = "mig-wc-py"
+    submit_workload("wordcount-py", name, ["topology.workers=2", "workload.par.split=2", "workload.par.count=2",
+                                           "workload.rate=50"], cluster.conf_dir)
+    topo_id = wait_for(f"{name} listed", lambda: rest.topology_id(name), 60)
+    try:
+        wait_for("split executors on both nodes",
+                 lambda: len({p.host for p in placement.placement(rest, topo_id) if p.component == "split"}) == 2, 240)
+        wait_for("tuples acked", lambda: placement.acked(rest, topo_id) > 0, 180)
+        places = placement.placement(rest, topo_id)
+        mover = next(p for p in places if p.component == "split")
+        source = f"{mover.host}:{mover.port}"
+        target = next(f"{p.host}:{p.port}" for p in places if p.host != mover.host)
+        slots = {f"{p.host}:{p.port}" for p in places}
+        pids = worker_pids(cluster.spec, topo_id, slots)
+        split = "SplitSentenceBolt"
+        before = {slot: _python_children(pid, split) for slot, pid in pids.items()}
+        assert len(before[source]) == 1 and len(before[target]) == 1, before
+        t0_ms = time.time() * 1000
+        host, port = target.rsplit(":", 1)
+        r = migrate(client, rest, name, mover.executor, (host, int(port)), wait=True, timeout_s=120)
+        assert r.decision.status == "applied", r.decision
+        wait_move_done(cluster.spec, parse_executor(mover.executor), source, target, t0_ms, 120)
+        assert worker_pids(cluster.spec, topo_id, slots) == pids
+        after = wait_for("the Python child moved with its executor",
+                         lambda: (a := {slot: _python_children(pid, split) for slot, pid in pids.items()})
+                         and len(a[source]) == 0 and len(a[target]) == 2 and a, 60)
+        assert before[target] <= after[target], "the target's own child was not restarted"
+        assert all(psutil.pid_exists(p) for p in pids.values())
+        acked = placement.acked(rest, topo_id)
+        wait_for("tuples still acked after the move", lambda: placement.acked(rest, topo_id) > acked, 60)
+    finally:
+        rest.kill(topo_id, 0)
+        wait_for(f"{name} gone", lambda: rest.topology_id(name) is None, 90)

@@ -1,0 +1,348 @@
+"""ansible/site.yml builds a working three-host cluster, and a second run changes nothing.
+
+The hosts are network namespaces with their own addresses and their own /etc, /opt, /var and /run
+(tests/ops/netns_hosts.py); Ansible enters them with the nsenter connection, as inventories/netns
+says. Daemons run under start-stop-daemon (no systemd as PID 1 here); their systemd units are
+rendered too and checked with systemd-analyze. Everything is torn down at the end and checked gone.
+One deployment is shared by the module's tests, which run in file order.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import requests
+
+from pycontrol.storm import placement
+from pycontrol.storm.rest import StormRest
+from tests.ops import wheelhouse
+from tests.ops.conftest import ANSIBLE_DIR, GRAFANA_DIR, OPS_VENV, REPO, ops_bin, run, system_tool
+from tests.ops.netns_hosts import NetnsHosts
+
+pytestmark = [pytest.mark.ops, pytest.mark.slow]
+
+# Must match inventories/netns/group_vars/all.yml (node_address) and exist nowhere else.
+SUBNET = "10.232.0"
+BRIDGE_ADDRESS = f"{SUBNET}.1"
+TOPOLOGY = "ops-relay"
+RELAY_TOTAL = 2000
+# What the roles install with apt; the namespaces have no network, so they must be there already.
+PACKAGES = ["openjdk-17-jre-headless", "prometheus", "prometheus-node-exporter", "python3-venv"]
+# Ports as in ansible/group_vars/all.yml.
+ZK_PORT, NIMBUS_PORT, UI_PORT, NODE_EXPORTER_PORT, PROMETHEUS_PORT, PYCONTROL_METRICS_PORT = (
+    2181, 6627, 8080, 9100, 9090, 9465)
+PYCONTROL_LEFT_OUT = ("pyspark",)
+RECAP = re.compile(r"^(\S+)\s*:\s*ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)", re.M)
+
+
+@dataclass
+class PlaybookRun:
+    rc: int
+    recap: dict[str, dict[str, int]]
+    log: Path
+    seconds: float
+
+    def tail(self, n: int = 60) -> str:
+        return "\n".join(self.log.read_text().splitlines()[-n:])
+
+
+@dataclass
+class Deployment:
+    hosts: NetnsHosts
+    groups: dict[str, list[str]]
+    address: dict[str, str]
+    controller_runs: bool      # whether `pycontrol run` exists in this checkout
+    env: dict[str, str]
+    extra_vars: list[str]
+    log_dir: Path
+    first: PlaybookRun
+
+    def addresses(self, group: str) -> list[str]:
+        return [self.address[h] for h in self.groups[group]]
+
+    def url(self, group: str, port: int, path: str = "") -> str:
+        return f"http://{self.addresses(group)[0]}:{port}{path}"
+
+    def playbook(self, name: str) -> PlaybookRun:
+        return run_playbook(self.env, self.extra_vars, self.log_dir / f"{name}.log")
+
+
+def inventory() -> tuple[dict[str, list[str]], dict[str, str]]:
+    """Groups and each host's address, as the netns inventory defines them."""
+    p = run([ops_bin("ansible-inventory"), "-i", "inventories/netns", "--list"], cwd=ANSIBLE_DIR, timeout_s=60)
+    assert p.returncode == 0, p.stderr
+    inv = json.loads(p.stdout)
+    groups = {g: sorted(v.get("hosts", [])) for g, v in inv.items() if g not in ("_meta", "all", "ungrouped")}
+    groups["storm"] = sorted({h for g in inv["storm"]["children"] for h in groups[g]})
+    hostvars = inv["_meta"]["hostvars"]
+    return groups, {h: f"{SUBNET}.{10 + int(v['node_index'])}" for h, v in hostvars.items()}
+
+
+def run_playbook(env: dict[str, str], extra_vars: list[str], log: Path) -> PlaybookRun:
+    argv = [str(ops_bin("ansible-playbook")), "-i", "inventories/netns", "site.yml"]
+    for ev in extra_vars:
+        argv += ["-e", ev]
+    t0 = time.monotonic()
+    with log.open("w") as out:
+        p = subprocess.run(argv, cwd=ANSIBLE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT, timeout=900)
+    text = log.read_text()
+    recap = {m.group(1): {"ok": int(m.group(2)), "changed": int(m.group(3)), "unreachable": int(m.group(4)),
+                          "failed": int(m.group(5))} for m in RECAP.finditer(text)}
+    return PlaybookRun(p.returncode, recap, log, round(time.monotonic() - t0, 1))
+
+
+def missing_packages() -> list[str]:
+    p = run(["dpkg-query", "--show", "--showformat=${Package} ${db:Status-Abbrev}\n", *PACKAGES])
+    installed = {line.split()[0] for line in p.stdout.splitlines() if line.rstrip().endswith("ii")}
+    return [pkg for pkg in PACKAGES if pkg not in installed]
+
+
+def controller_command_exists() -> bool:
+    p = run([REPO / ".venv" / "bin" / "pycontrol", "run", "--help"], timeout_s=60)
+    return p.returncode == 0
+
+
+def wait_for(what: str, check, timeout_s: float, poll_s: float = 2.0):
+    deadline = time.monotonic() + timeout_s
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            value = check()
+        except (requests.RequestException, OSError, ValueError) as e:
+            value, last = None, e
+        if value:
+            return value
+        time.sleep(poll_s)
+    raise AssertionError(f"timed out after {timeout_s:.0f} s waiting for {what} (last error: {last})")
+
+
+@pytest.fixture(scope="module")
+def deployment(tmp_path_factory) -> Deployment:
+    if os.geteuid() != 0:
+        pytest.skip("network namespaces and overlay mounts need root")
+    for tool in ("nsenter", "unshare", "start-stop-daemon", "ip", "systemd-analyze"):
+        system_tool(tool)
+    if missing := missing_packages():
+        pytest.skip(f"packages the roles expect are not installed: {missing} (`./nonstop setup` installs them)")
+    dist = REPO / "build" / "dist"
+    if not (dist / "storm" / "lib").is_dir() or not (dist / "extlib" / "nonstop-metrics.jar").is_file():
+        pytest.skip("build/dist incomplete: run `mvn -q -DskipTests package`")
+
+    work = tmp_path_factory.mktemp("ops-cluster")
+    wheels = work / "wheels"
+    # pyspark (456 MB, used only by `pycontrol trace`) is left out to keep the test fast: the
+    # controller host gets every other dependency, pinned, installed with --no-deps.
+    controller_packages = wheelhouse.build(["pycontrol"], wheels / "pycontrol", exclude=PYCONTROL_LEFT_OUT)
+    wheelhouse.build(["streamparse==5.0.1", "pystorm==3.1.4", "setuptools"], wheels / "storm-python")
+    vars_file = work / "test-vars.json"
+    vars_file.write_text(json.dumps({"pycontrol_packages": controller_packages, "pycontrol_pip_extra_args": "--no-deps"}))
+
+    groups, address = inventory()
+    hosts = NetnsHosts(address, BRIDGE_ADDRESS, work / "netns", tag="nsops")
+    env = {**os.environ, "NONSTOP_NETNS_DIR": str(hosts.pid_dir), "NONSTOP_WHEELHOUSE": str(wheels),
+           "PATH": f"{OPS_VENV / 'bin'}:{os.environ['PATH']}", "ANSIBLE_NOCOLOR": "1",
+           "ANSIBLE_LOCAL_TEMP": str(work / "ansible-tmp")}
+    controller_runs = controller_command_exists()
+    # Without `pycontrol run` the controller unit is installed but not started.
+    extra_vars = [f"@{vars_file}"] + ([] if controller_runs else ["pycontrol_service_state=stopped"])
+    log_dir = work / "logs"
+    log_dir.mkdir()
+    hosts.up()
+    try:
+        first = run_playbook(env, extra_vars, log_dir / "first-run.log")
+        yield Deployment(hosts, groups, address, controller_runs, env, extra_vars, log_dir, first)
+    finally:
+        hosts.down()
+        left = hosts.leftovers()
+        assert not left, f"left behind after tear-down: {left}"
+
+
+def test_first_run_builds_the_cluster_on_every_host(deployment):
+    run1 = deployment.first
+    print(f"first run: {run1.seconds} s")
+    assert run1.rc == 0, f"ansible-playbook failed (log {run1.log}):\n{run1.tail()}"
+    assert set(run1.recap) == set(deployment.address), run1.recap
+    assert all(r["failed"] == 0 and r["unreachable"] == 0 and r["changed"] > 0 for r in run1.recap.values())
+
+
+def srvr_mode(address: str) -> str | None:
+    with socket.create_connection((address, ZK_PORT), timeout=3) as s:
+        s.sendall(b"srvr")
+        out = b"".join(iter(lambda: s.recv(4096), b"")).decode()
+    m = re.search(r"^Mode: (\w+)", out, re.M)
+    return m.group(1) if m else None
+
+
+def test_zookeeper_runs_as_an_ensemble_with_one_leader(deployment):
+    modes = sorted(srvr_mode(a) for a in deployment.addresses("zookeeper"))
+    assert modes == sorted(["leader"] + ["follower"] * (len(modes) - 1)), modes
+
+
+def test_every_supervisor_host_registered_with_its_own_address(deployment):
+    rest = StormRest(deployment.url("ui", UI_PORT))
+    hosts = wait_for("both supervisors in the UI", lambda: (
+        h := sorted(s["host"] for s in rest.supervisors())) == sorted(deployment.addresses("supervisors")) and h, 120)
+    assert len(hosts) == len(deployment.groups["supervisors"])
+
+
+@pytest.fixture(scope="module")
+def relay(deployment):
+    """The relay workload, submitted from outside the hosts the way a user would."""
+    nimbus = f"{deployment.addresses('nimbus')[0]}:{NIMBUS_PORT}"
+    ui = deployment.url("ui", UI_PORT)
+    p = run([REPO / ".venv" / "bin" / "pycontrol", "topology", "submit", "relay", "--name", TOPOLOGY,
+             "--nimbus", nimbus, "--ui", ui, "--set", "topology.workers=2", "--set", f"workload.total={RELAY_TOTAL}",
+             "--set", "workload.rate=400", "--set", "topology.stats.sample.rate=1.0"], timeout_s=180)
+    assert p.returncode == 0, f"submit failed: {p.stdout}\n{p.stderr}"
+    rest = StormRest(ui)
+    topo_id = wait_for(f"{TOPOLOGY} listed", lambda: rest.topology_id(TOPOLOGY), 60)
+    yield rest, topo_id
+    rest.kill(topo_id, 0)
+    wait_for(f"{TOPOLOGY} gone", lambda: rest.topology_id(TOPOLOGY) is None, 90)
+
+
+def test_a_topology_runs_across_both_supervisor_hosts_and_acks_every_tuple(deployment, relay):
+    rest, topo_id = relay
+    hosts = wait_for("executors on both supervisor hosts", lambda: (
+        h := placement.by_host(placement.placement(rest, topo_id))) and len(h) == 2 and h, 240)
+    assert set(hosts) == set(deployment.addresses("supervisors"))
+    acked = wait_for(f"{RELAY_TOTAL} acked", lambda: (a := placement.acked(rest, topo_id)) >= RELAY_TOTAL and a, 240)
+    assert acked == RELAY_TOTAL
+
+
+def prometheus_api(deployment, path: str, **params) -> dict:
+    r = requests.get(deployment.url("monitoring", PROMETHEUS_PORT, f"/api/v1/{path}"), params=params, timeout=10)
+    r.raise_for_status()
+    return r.json()["data"]
+
+
+def test_prometheus_scrapes_every_node_exporter_and_pycontrol(deployment):
+    expected = {("node", f"{a}:{NODE_EXPORTER_PORT}") for a in deployment.address.values()}
+    expected |= {("pycontrol", f"{a}:{PYCONTROL_METRICS_PORT}") for a in deployment.addresses("controller")}
+    expected |= {("prometheus", f"{a}:{PROMETHEUS_PORT}") for a in deployment.addresses("monitoring")}
+
+    def all_up():
+        active = prometheus_api(deployment, "targets")["activeTargets"]
+        seen = {(t["labels"]["job"], t["labels"]["instance"]): t["health"] for t in active}
+        return set(seen) == expected and all(h == "up" for h in seen.values()) and seen
+
+    seen = wait_for("every target up", all_up, 90)
+    node_labels = {t["labels"]["instance"]: t["labels"].get("node")
+                   for t in prometheus_api(deployment, "targets")["activeTargets"] if t["labels"]["job"] == "node"}
+    assert node_labels == {f"{deployment.address[h]}:{NODE_EXPORTER_PORT}": h for h in deployment.address}
+    assert len(seen) == len(expected)
+
+
+def test_pycontrol_exporter_reports_the_topology_per_supervisor_node(deployment, relay):
+    def series():
+        result = prometheus_api(deployment, "query",
+                                query=f'nonstop_executor_executed_tuples_per_second{{topology="{TOPOLOGY}"}}')["result"]
+        return result and {r["metric"]["node"] for r in result} == set(deployment.addresses("supervisors")) and result
+
+    result = wait_for("per-executor rates of the relay in Prometheus", series, 120)
+    assert {r["metric"]["component"] for r in result} >= {"spout"} or len(result) > 1
+
+
+def dashboard_queries(topology: str) -> list[tuple[str, str, set[str], set[str]]]:
+    """(panel, PromQL as Grafana sends it, metric names used, labels its legend shows) of every panel."""
+    out = []
+    for path in sorted((GRAFANA_DIR / "dashboards").glob("*.json")):
+        dash = json.loads(path.read_text())
+        values = {"topology": topology, "node": ".*", "__rate_interval": "1m"}
+        for panel in dash["panels"]:
+            for t in panel.get("targets", []):
+                expr = re.sub(r"\$\{?(\w+)\}?", lambda m: values[m.group(1)], t["expr"])
+                names = {re.sub(r"_bucket$", "", n) for n in re.findall(r"\b((?:nonstop|node)_\w+|up)\b", expr)}
+                legend = set(re.findall(r"\{\{\s*(\w+)\s*\}\}", t.get("legendFormat", "")))
+                out.append((f"{path.stem}: {panel['title']}", expr, names, legend))
+    return out
+
+
+def assumed_metric_names() -> set[str]:
+    sys.path.insert(0, str(GRAFANA_DIR))
+    try:
+        from dashgen import metrics
+    finally:
+        sys.path.remove(str(GRAFANA_DIR))
+    return set(metrics.ASSUMED)
+
+
+def query_results(deployment, queries) -> dict[str, list]:
+    return {panel: prometheus_api(deployment, "query", query=expr)["result"] for panel, expr, _, _ in queries}
+
+
+def test_dashboard_queries_on_exported_metrics_return_series_with_their_legend_labels(deployment, relay):
+    assumed = assumed_metric_names()
+    queries = [q for q in dashboard_queries(TOPOLOGY) if not q[2] & assumed]
+    assert len(queries) > 20
+
+    def all_answered():
+        results = query_results(deployment, queries)
+        return all(results.values()) and results
+
+    try:
+        results = wait_for("every dashboard query to return series", all_answered, 120, poll_s=5)
+    except AssertionError:
+        results = query_results(deployment, queries)
+        empty = [(panel, expr) for panel, expr, _, _ in queries if not results[panel]]
+        raise AssertionError(f"{len(empty)} panel queries return nothing: {empty}") from None
+    for panel, expr, _, legend in queries:
+        for series in results[panel]:
+            assert legend <= set(series["metric"]), f"{panel}: {expr} lacks labels {legend - set(series['metric'])}"
+
+
+@pytest.mark.xfail(reason="panels on metric names nothing exports yet (grafana/dashgen/metrics.py ASSUMED)",
+                   strict=False)
+def test_dashboard_queries_on_assumed_metrics_return_series(deployment, relay):
+    queries = [q for q in dashboard_queries(TOPOLOGY) if q[2] & assumed_metric_names()]
+    results = query_results(deployment, queries)
+    empty = sorted({n for panel, _, names, _ in queries if not results[panel] for n in names & assumed_metric_names()})
+    assert not empty, f"not exported: {empty}"
+
+
+def test_controller_daemon_runs(deployment):
+    if not deployment.controller_runs:
+        pytest.xfail("`pycontrol run` does not exist yet: the controller unit is installed but not started")
+    p = in_host(deployment, deployment.groups["controller"][0],
+                ["start-stop-daemon", "--status", "--pidfile", "/run/nonstop-storm/pycontrol.pid"])
+    assert p.returncode == 0, "the pycontrol controller is not running"
+
+
+def host_pid(deployment, host: str) -> str:
+    return (deployment.hosts.pid_dir / f"{host}.pid").read_text().strip()
+
+
+def in_host(deployment, host: str, argv: list[str], timeout_s: float = 60):
+    """A command in the host's mount and UTS namespaces (its files, its hostname)."""
+    return run(["nsenter", "--mount", "--uts", "--net", "--target", host_pid(deployment, host), *argv], timeout_s=timeout_s)
+
+
+def test_rendered_systemd_units_pass_systemd_analyze(deployment):
+    checked = 0
+    for host in deployment.address:
+        ls = in_host(deployment, host, ["ls", "/opt/nonstop-storm/bin"])
+        assert ls.returncode == 0, ls.stderr
+        for name in ls.stdout.split():
+            p = in_host(deployment, host, ["systemd-analyze", "verify", f"/etc/systemd/system/{name}.service"])
+            assert p.returncode == 0, f"{host} {name}.service: {p.stdout}{p.stderr}"
+            checked += 1
+    assert checked >= 3 + 1 + 1 + 2 + 3 + 1 + 2   # zk x3, nimbus, ui, supervisors, node exporters, prometheus, pycontrol x2
+
+
+def test_second_run_changes_nothing(deployment):
+    run2 = deployment.playbook("second-run")
+    print(f"second run: {run2.seconds} s")
+    assert run2.rc == 0, f"second run failed (log {run2.log}):\n{run2.tail()}"
+    changed = {h: r["changed"] for h, r in run2.recap.items() if r["changed"]}
+    assert not changed, f"not idempotent: {changed}; see {run2.log}:\n" + "\n".join(
+        line for line in run2.log.read_text().splitlines() if line.startswith("changed:"))
+    assert set(run2.recap) == set(deployment.address)

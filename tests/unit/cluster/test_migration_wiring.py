@@ -1,0 +1,42 @@
+from pathlib import Path
+
+from pycontrol.cluster import daemons, storm_conf
+from pycontrol.cluster.layout import Layout
+from pycontrol.cluster.spec import make_spec, spec_from_dict
+
+
+def _confs(migration: bool):
+    spec = make_spec(Path("/tmp/home"), nodes=2, slots=2, migration=migration)
+    layout = Layout(spec.home)
+    node = storm_conf.node_conf(spec, layout, spec.node_specs[0])
+    control = storm_conf.control_conf(spec, layout)
+    sups = [c for c in daemons.all_commands(spec, layout, "java", Path("/dist")) if c.role == "supervisor"]
+    return spec, layout, node, control, sups
+
+
+def test_migration_loads_the_agent_in_workers_and_supervisors_and_the_plan_scheduler_in_nimbus():
+    spec, layout, node, control, sups = _confs(True)
+    agent = str(layout.storm_home / "extlib" / storm_conf.MIGRATION_AGENT_JAR)
+    assert f"-javaagent:{agent}=worker" in node["worker.childopts"]
+    assert node["nonstop.migration.enabled"] is True
+    assert control["storm.scheduler"] == storm_conf.PLAN_SCHEDULER
+    for c in sups:
+        assert f"-javaagent:{agent}=supervisor" in c.argv
+        # JVM options must come before the main class to be options at all.
+        assert c.argv.index(f"-javaagent:{agent}=supervisor") < c.argv.index(daemons.SUPERVISOR_MAIN)
+
+
+def test_no_migration_is_stock_storm():
+    _, _, node, control, sups = _confs(False)
+    assert "javaagent" not in node["worker.childopts"]
+    assert "storm.scheduler" not in control
+    assert not any(k.startswith("nonstop.migration") for k in node)
+    assert not any("javaagent" in a for c in sups for a in c.argv)
+
+
+def test_the_choice_survives_the_state_file():
+    spec = make_spec(Path("/tmp/home"), migration=False)
+    assert spec_from_dict(spec.to_dict()).migration is False
+    old = spec.to_dict()
+    del old["migration"]
+    assert spec_from_dict(old).migration is True, "state files from before the flag mean the default"

@@ -1,0 +1,37 @@
+import pytest
+
+from pycontrol.errors import UserError
+from pycontrol.migration.plan import Decision, parse_executor, parse_target, plan_doc, ui_executor
+
+
+@pytest.mark.parametrize("text, expected", [("[3-3]", (3, 3)), ("[3,5]", (3, 5)), ("3", (3, 3)), (" 4-6 ", (4, 6))])
+def test_executor_ids_in_every_spelling(text, expected):
+    assert parse_executor(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "x", "[5-3]", "[3;3]"])
+def test_bad_executor_ids_are_refused(text):
+    with pytest.raises(UserError):
+        parse_executor(text)
+
+
+def test_targets_split_at_the_last_colon_and_need_a_port():
+    assert parse_target("127.0.0.12:37121") == ("127.0.0.12", 37121)
+    assert parse_target("sup-1:a:6700") == ("sup-1:a", 6700)
+    for bad in ("127.0.0.12", ":6700", "h:0", "h:99999", "h:x"):
+        with pytest.raises(UserError):
+            parse_target(bad)
+
+
+def test_plan_document_uses_the_schedulers_spelling():
+    doc = plan_doc({(3, 3): ("127.0.0.12", 37121), (1, 2): ("h", 1)}, "r1")
+    assert doc == {"request_id": "r1", "placement": {"[1,2]": "h:1", "[3,3]": "127.0.0.12:37121"}}
+    assert ui_executor(3, 3) == "[3-3]"
+
+
+def test_a_decision_answers_only_its_own_plan_version_and_topology_instance():
+    d = Decision.from_doc({"status": "applied", "plan_version": 4, "topology_id": "relay-1-9", "request_id": "r",
+                           "decided_at_ms": 5, "moves": [{"executor": "[3,3]"}]})
+    assert d.answers("relay-1-9", 4)
+    assert not d.answers("relay-1-9", 3)
+    assert not d.answers("relay-2-10", 4)

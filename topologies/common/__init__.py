@@ -1,0 +1,1 @@
+"""Pure helpers shared by the Python components (no streamparse imports here)."""

@@ -1,0 +1,1 @@
+"""The N-Storm paper's linear two-bolt template, as streamparse components."""
