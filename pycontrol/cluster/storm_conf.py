@@ -115,17 +115,17 @@ ZK_LOGBACK = """<configuration>
 </configuration>
 """
 
-# Daemons log to <storm.log.dir>/<logfile.name>; workers to workers-artifacts/<topology>/<port>/worker.log,
-# the places Storm's tooling and operators look.
-CLUSTER_LOG4J = """<?xml version="1.0" encoding="UTF-8"?>
+def _log4j(log_dir: str, immediate_flush: bool) -> str:
+    """A rolling-file log4j2 config writing ${logfile.name} under log_dir (a log4j expression)."""
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
 <Configuration monitorInterval="60" shutdownHook="disable">
   <Properties>
-    <Property name="pattern">%d{yyyy-MM-dd HH:mm:ss.SSS} %c{1.} %t [%p] %msg%n</Property>
+    <Property name="pattern">%d{{yyyy-MM-dd HH:mm:ss.SSS}} %c{{1.}} %t [%p] %msg%n</Property>
   </Properties>
   <Appenders>
-    <RollingFile name="A1" immediateFlush="true" fileName="${sys:storm.log.dir}/${sys:logfile.name}"
-                 filePattern="${sys:storm.log.dir}/${sys:logfile.name}.%i.gz">
-      <PatternLayout><pattern>${pattern}</pattern></PatternLayout>
+    <RollingFile name="A1" immediateFlush="{str(immediate_flush).lower()}"
+                 fileName="{log_dir}/${{sys:logfile.name}}" filePattern="{log_dir}/${{sys:logfile.name}}.%i.gz">
+      <PatternLayout><pattern>${{pattern}}</pattern></PatternLayout>
       <Policies><SizeBasedTriggeringPolicy size="50 MB"/></Policies>
       <DefaultRolloverStrategy max="3"/>
     </RollingFile>
@@ -138,24 +138,8 @@ CLUSTER_LOG4J = """<?xml version="1.0" encoding="UTF-8"?>
 </Configuration>
 """
 
-WORKER_LOG4J = """<?xml version="1.0" encoding="UTF-8"?>
-<Configuration monitorInterval="60" shutdownHook="disable">
-  <Properties>
-    <Property name="pattern">%d{yyyy-MM-dd HH:mm:ss.SSS} %c{1.} %t [%p] %msg%n</Property>
-    <Property name="dir">${sys:workers.artifacts}/${sys:storm.id}/${sys:worker.port}</Property>
-  </Properties>
-  <Appenders>
-    <RollingFile name="A1" immediateFlush="false" fileName="${dir}/${sys:logfile.name}"
-                 filePattern="${dir}/${sys:logfile.name}.%i.gz">
-      <PatternLayout><pattern>${pattern}</pattern></PatternLayout>
-      <Policies><SizeBasedTriggeringPolicy size="50 MB"/></Policies>
-      <DefaultRolloverStrategy max="3"/>
-    </RollingFile>
-  </Appenders>
-  <Loggers>
-    <Logger name="org.apache.storm.shade.org.apache.zookeeper" level="WARN"/>
-    <Logger name="org.apache.storm.shade.org.apache.curator" level="WARN"/>
-    <Root level="info"><AppenderRef ref="A1"/></Root>
-  </Loggers>
-</Configuration>
-"""
+
+# Daemons log to <storm.log.dir>/<logfile.name>; workers to workers-artifacts/<topology>/<port>/worker.log,
+# the places Storm's tooling and operators look. Worker logs are buffered: tuples pass there.
+CLUSTER_LOG4J = _log4j("${sys:storm.log.dir}", immediate_flush=True)
+WORKER_LOG4J = _log4j("${sys:workers.artifacts}/${sys:storm.id}/${sys:worker.port}", immediate_flush=False)
