@@ -34,7 +34,7 @@ def test_a_daemon_dying_at_start_up_shows_its_log_and_everything_is_stopped(tmp_
     real = paths.require_dist()
     fake = tmp_path / "dist"
     (fake / "storm" / "lib-webapp").mkdir(parents=True)
-    for sub in ("storm/lib", "storm/lib-worker", "zookeeper"):
+    for sub in ("storm/lib", "storm/lib-worker", "zookeeper", "extlib"):
         os.symlink(real / sub, fake / sub)
     (fake / "storm" / "lib-webapp" / "README").write_text("no jar")
     broken = fake / "storm" / "lib-webapp" / "broken.jar"
