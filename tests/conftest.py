@@ -19,6 +19,12 @@ from pycontrol.storm.rest import StormRest
 TEST_PORT_BASE = int(os.environ.get("PYCONTROL_TEST_PORT_BASE", "27000"))
 
 
+def pytest_collection_modifyitems(session, config, items):
+    """Tests marked `disruptive` (they restart the shared cluster's daemons) run after all others,
+    so no other test meets a cluster that is still recovering. The sort is stable: order is kept."""
+    items.sort(key=lambda item: item.get_closest_marker("disruptive") is not None)
+
+
 class LiveCluster:
     def __init__(self, spec: ClusterSpec, state: manager.State):
         self.spec = spec

@@ -19,7 +19,8 @@ from pycontrol.storm import submit
 from pycontrol.storm.rest import RestError
 from tests.conftest import wait_for
 
-pytestmark = pytest.mark.cluster
+# The module restarts the shared cluster's ZooKeeper and kills a worker: it runs last (conftest).
+pytestmark = [pytest.mark.cluster, pytest.mark.disruptive]
 
 NAME = "it-metrics"
 RATE = 100.0          # tuples/s of the one spout task
