@@ -4,7 +4,8 @@ Sources:
   EXPORTER  pycontrol's exporter (pycontrol/metrics/prometheus.py; names and labels are documented
             in pycontrol/metrics/PROMETHEUS.md), scraped as job "pycontrol".
   NODE      Prometheus' node exporter (Debian prometheus-node-exporter 1.5), job "node"; every target
-            carries the label node=<inventory host> (ansible/roles/prometheus).
+            carries the label node=<host address>, the value EXPORTER's node label has for the same
+            host (ansible/roles/prometheus).
   ASSUMED   not exported by anything yet: names proposed for the controller / migration / cluster
             summary metrics. The live test (tests/ops/test_grafana_live.py) lists which queries
             return nothing, and ASSUMED is the list it expects to be empty.
@@ -15,7 +16,7 @@ from __future__ import annotations
 # --- labels ------------------------------------------------------------------------------------
 TOPOLOGY = "topology"
 COMPONENT = "component"
-NODE = "node"              # exporter: Storm's node (supervisor host); node exporter: inventory host
+NODE = "node"              # a host's cluster address, in both sources
 WORKER = "worker"
 SRC_NODE = "src_node"
 DST_NODE = "dst_node"

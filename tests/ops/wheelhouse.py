@@ -24,6 +24,7 @@ from packaging.utils import canonicalize_name
 
 # Files pip writes at install time; a wheel must not carry them.
 INSTALL_ONLY = {"INSTALLER", "REQUESTED", "direct_url.json", "RECORD"}
+FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 
 
 def _installed() -> dict[str, metadata.Distribution]:
@@ -110,10 +111,11 @@ def repack(dist: metadata.Distribution, out_dir: Path) -> Path:
     # Already-compressed jars and large trees dominate: stored entries keep packing fast.
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED) as whl:
         for rel, data in _files(dist):
-            whl.writestr(rel, data)
+            # A fixed timestamp: the same installed files always give the same wheel bytes.
+            whl.writestr(zipfile.ZipInfo(rel, date_time=FIXED_DATE), data)
             writer.writerow([rel, _record_hash(data), len(data)])
         writer.writerow([f"{info_dir}/RECORD", "", ""])
-        whl.writestr(f"{info_dir}/RECORD", record.getvalue())
+        whl.writestr(zipfile.ZipInfo(f"{info_dir}/RECORD", date_time=FIXED_DATE), record.getvalue())
     return path
 
 
