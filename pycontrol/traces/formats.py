@@ -113,7 +113,9 @@ def _first_reason(*rules: tuple[Column, str]) -> Column:
 # -- web server access logs ------------------------------------------------------------------------
 
 # host ident authuser [date] "request" status bytes ["referer" "user-agent"]  (Common / Combined)
-_QUOTED = r'"((?:[^"\\]|\\.)*)"'
+# Unrolled "normal* (special normal*)*" form: Java's regex engine recurses once per repetition of
+# an alternation inside a star, which is slow and overflows the stack on very long user agents.
+_QUOTED = r'"([^"\\]*(?:\\.[^"\\]*)*)"'
 CLF_PATTERN = (r'^(\S+) (\S+) (\S+) \[([^\]]+)\] ' + _QUOTED + r' (\d{3}|-) (\d+|-)'
                r'(?: ' + _QUOTED + ' ' + _QUOTED + r')?.*$')
 CLF_TIME_FORMAT = "dd/MMM/yyyy:HH:mm:ss Z"

@@ -15,6 +15,7 @@ Outputs in the out dir (each written to a .tmp file and renamed, the summary las
 
 from __future__ import annotations
 
+import importlib.util
 import math
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -71,6 +72,8 @@ def prepare_trace(spark: SparkSession, inputs: Iterable[str | Path], fmt: TraceF
     paths = [str(p) for p in inputs]
     if not paths:
         raise TraceError("no input given")
+    if options.plots and importlib.util.find_spec("matplotlib") is None:
+        raise TraceError("plots need matplotlib (pip install matplotlib==3.11.2); or use --no-plots")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     cached: list[DataFrame] = []

@@ -4,6 +4,8 @@ the fixture files in data/)."""
 
 from __future__ import annotations
 
+import importlib.util
+
 import pytest
 
 from pycontrol.traces.formats import make_format
@@ -15,6 +17,7 @@ from .conftest import DATA, csv_rows, replay_docs
 pytestmark = pytest.mark.spark
 
 NO_PLOTS = PrepareOptions(plots=False)
+HAVE_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
 
 
 def run(spark, tmp_path_factory, inputs, fmt, options=NO_PLOTS):
@@ -38,7 +41,7 @@ def series(out):
 @pytest.fixture(scope="module")
 def clf(spark, tmp_path_factory):
     fmt = make_format("clf", payload=("status",))
-    return run(spark, tmp_path_factory, ["access.log"], fmt, PrepareOptions(plots=True, top_k=2))
+    return run(spark, tmp_path_factory, ["access.log"], fmt, PrepareOptions(plots=HAVE_MATPLOTLIB, top_k=2))
 
 
 def test_clf_bad_lines_are_counted_by_reason_and_skipped(clf):
@@ -91,8 +94,10 @@ def test_clf_key_table_and_top_k(clf):
     assert keys["zipf"] is None  # no key occurs 10 times
 
 
+@pytest.mark.skipif(not HAVE_MATPLOTLIB, reason="matplotlib not installed")
 def test_clf_outputs_and_plots_are_written(clf):
     summary, out = clf
+    assert summary["files"]["rate_plot"] == "rate.png"
     for name in ("replay.ndjson.gz", "rate_per_second.csv.gz", "keys.csv.gz", "summary.json", "rate.png",
                  "rank_frequency.png"):
         assert (out / name).stat().st_size > 0, name
@@ -187,10 +192,13 @@ def test_clf_request_fields_and_combined_extras(spark, tmp_path):
     (tmp_path / "a.log").write_text(
         'h1 - - [01/May/1998:00:00:00 +0000] "GET /a b.html HTTP/1.1" 200 5\n'
         'h2 - - [01/May/1998:00:00:00 +0000] "GET /old" 200 5\n'
-        'h3 id u [01/May/1998:00:00:00 +0000] "HEAD / HTTP/1.0" 304 - "http://r/" "UA \\"x\\" 1"\n')
+        'h3 id u [01/May/1998:00:00:00 +0000] "HEAD / HTTP/1.0" 304 - "http://r/" "UA \\"x\\" 1"\n'
+        'h4 - - [01/May/1998:00:00:00 +0000] "GET /long HTTP/1.0" 200 5 "-" "' + "A" * 200_000 + '"\n')
     rows = make_format("clf").lines(spark, [str(tmp_path / "a.log")]).orderBy("_seq").collect()
     assert [(r["method"], r["path"], r["protocol"]) for r in rows] == [
-        ("GET", "/a b.html", "HTTP/1.1"), ("GET", "/old", None), ("HEAD", "/", "HTTP/1.0")]
+        ("GET", "/a b.html", "HTTP/1.1"), ("GET", "/old", None), ("HEAD", "/", "HTTP/1.0"),
+        ("GET", "/long", "HTTP/1.0")]
     assert (rows[2]["ident"], rows[2]["user"], rows[2]["size"], rows[2]["referer"]) == ("id", "u", "-", "http://r/")
     assert rows[2]["agent"] == 'UA \\"x\\" 1'  # kept as logged
-    assert [r["_bad"] for r in rows] == [None] * 3
+    assert len(rows[3]["agent"]) == 200_000  # no regex stack overflow on huge fields
+    assert [r["_bad"] for r in rows] == [None] * 4
