@@ -27,6 +27,8 @@ import statistics
 import time
 from pathlib import Path
 
+import psutil
+
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.manager import State
 from pycontrol.metrics import rest_info
@@ -158,12 +160,28 @@ def _kill(rest: StormRest, names: list[str]) -> None:
         time.sleep(1)
 
 
-def _measure(rest: StormRest, topo_ids: dict[str, str], measure_s: float) -> dict[str, tuple[float, int]]:
-    """Emits/s of each topology over (about) the same `measure_s` window."""
-    start = {n: _next_report(rest, t, _emitted(rest, t)) for n, t in topo_ids.items()}
+def _worker_cpu_s(topo_id: str) -> float:
+    """CPU seconds used so far by the topology's worker JVMs on this machine."""
+    total = 0.0
+    for p in psutil.process_iter(["cmdline"]):
+        cmd = p.info["cmdline"] or []
+        # the worker JVM, not the LogWriter that launched it (whose arguments hold the worker's command)
+        if f"-Dstorm.id={topo_id}" in cmd and cmd and "org.apache.storm.LogWriter" not in cmd:
+            try:
+                t = p.cpu_times()
+                total += t.user + t.system
+            except psutil.Error:
+                pass
+    return total
+
+
+def _measure(rest: StormRest, topo_ids: dict[str, str], measure_s: float) -> dict[str, tuple[float, int, float]]:
+    """(seconds, emits, worker CPU seconds) of each topology over (about) the same `measure_s` window.
+    CPU per tuple does not depend on how the machine's CPU was shared, throughput does."""
+    start = {n: (*_next_report(rest, t, _emitted(rest, t)), _worker_cpu_s(t)) for n, t in topo_ids.items()}
     time.sleep(measure_s)
-    end = {n: _next_report(rest, t, _emitted(rest, t)) for n, t in topo_ids.items()}
-    return {n: (end[n][0] - start[n][0], end[n][1] - start[n][1]) for n in topo_ids}
+    end = {n: (*_next_report(rest, t, _emitted(rest, t)), _worker_cpu_s(t)) for n, t in topo_ids.items()}
+    return {n: (end[n][0] - start[n][0], end[n][1] - start[n][1], end[n][2] - start[n][2]) for n in topo_ids}
 
 
 def bench_hook(home: Path, rounds: int, workers: int, warmup_s: float, measure_s: float, mode: str) -> dict:
@@ -186,9 +204,10 @@ def bench_hook(home: Path, rounds: int, workers: int, warmup_s: float, measure_s
                 for t in ids.values():
                     _next_report(rest, t, None, timeout_s=300)  # running
                 time.sleep(warmup_s)
-                for n, (secs, emitted) in _measure(rest, ids, measure_s).items():
+                for n, (secs, emitted, cpu) in _measure(rest, ids, measure_s).items():
                     p = {"round": r, "topology": n, "hook": n.startswith("bench-hook"), "seconds": round(secs, 2),
-                         "emitted": emitted, "tuples_per_s": round(emitted / secs, 1)}
+                         "emitted": emitted, "tuples_per_s": round(emitted / secs, 1),
+                         "worker_cpu_s": round(cpu, 2), "cpu_ns_per_tuple": round(cpu * 1e9 / emitted, 1)}
                     print(json.dumps(p), flush=True)
                     phases.append(p)
             finally:
@@ -198,11 +217,15 @@ def bench_hook(home: Path, rounds: int, workers: int, warmup_s: float, measure_s
     per_round = [1 - a["tuples_per_s"] / b["tuples_per_s"] for r in range(rounds)
                  for a in phases if a["round"] == r and a["hook"] for b in phases if b["round"] == r and not b["hook"]]
     overhead = 1 - statistics.mean(on) / statistics.mean(off)
+    cpu_on = statistics.mean(p["cpu_ns_per_tuple"] for p in phases if p["hook"])
+    cpu_off = statistics.mean(p["cpu_ns_per_tuple"] for p in phases if not p["hook"])
     return {"workload": "keyed flat out (rate 0, no work, no ackers): spout -> busy(2) + idle(2), fields grouping",
             "mode": mode, "workers_per_topology": workers, "warmup_s": warmup_s, "measure_s": measure_s,
             "phases": phases, "with_hook_tuples_per_s": round(statistics.mean(on), 1),
             "without_hook_tuples_per_s": round(statistics.mean(off), 1),
             "overhead": round(overhead, 4), "overhead_per_round": [round(x, 4) for x in per_round],
+            "with_hook_cpu_ns_per_tuple": round(cpu_on, 1), "without_hook_cpu_ns_per_tuple": round(cpu_off, 1),
+            "cpu_per_tuple_overhead": round(cpu_on / cpu_off - 1, 4),
             "target_overhead": 0.03, "meets_target": overhead <= 0.03}
 
 

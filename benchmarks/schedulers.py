@@ -147,15 +147,19 @@ def plot_quality(summary: dict, path: Path) -> bool:
         import matplotlib.pyplot as plt
     except ImportError:
         return False
-    names = [n for n in summary["overall"] if n != "storm-default"]
-    fig, axes = plt.subplots(1, 2, figsize=(13, 4.5))
-    for ax, key, title in ((axes[0], "mean_ratio_to_optimum", "small instances: ratio to exact optimum"),
-                           (axes[1], "mean_ratio_to_default", "all instances: ratio to Storm default")):
-        values = [summary["overall"][n][key] or 0 for n in names]
-        ax.bar(range(len(names)), values, color="tab:blue")
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
+    panels = ((axes[0], "mean_ratio_to_optimum", "small instances: ratio to the exact optimum (violation-free only)",
+               [n for n in summary["overall"] if n != "optimum"]),
+              (axes[1], "mean_ratio_to_default", "all instances: ratio to Storm's default scheduler",
+               [n for n in summary["overall"] if n != "storm-default"]))
+    for ax, key, title, names in panels:
+        values = [summary["overall"][n][key] for n in names]
+        ax.bar(range(len(names)), [v or 0 for v in values], color="tab:blue")
+        for i, v in enumerate(values):
+            ax.annotate("n/a" if v is None else f"{v:.2f}", (i, v or 0), ha="center", va="bottom", fontsize=8)
         ax.axhline(1.0, color="black", linewidth=0.8)
         ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
-        ax.set_title(title)
+        ax.set_title(title, fontsize=10)
         ax.set_ylabel("inter-node traffic ratio (lower is better)")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -229,6 +233,7 @@ def plot_speed(raw: dict, path: Path) -> bool:
     except ImportError:
         return False
     fig, ax = plt.subplots(figsize=(9, 5.5))
+    ax.set_prop_cycle(color=plt.cm.tab20.colors[::2] + plt.cm.tab20.colors[1::2])
     names = list(dict.fromkeys(r["scheduler"] for r in raw["results"]))
     for n in names:
         key = "median_cpu_ms" if n == "storm-ras" else "median_thread_cpu_ms"
@@ -240,7 +245,7 @@ def plot_speed(raw: dict, path: Path) -> bool:
     ax.axhline(TARGET_MS, color="red", linestyle="--", linewidth=1, label="1 s target")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("executors (nodes = executors / 10)")
+    ax.set_xlabel("executors (nodes ≈ executors / 10)")
     ax.set_ylabel("CPU time of one planning round, ms")
     ax.set_title("Scheduler planning time")
     ax.legend(fontsize=8, ncol=2)

@@ -11,7 +11,7 @@ until two steps in a row are not sustainable, then a second run x1.25 per step f
 rate, likewise. The result is the highest rate judged sustainable. Sustainable
 (pycontrol.workloads.stability): after each step's warm-up the median latency, measured from the
 intended emit time, does not grow (slope <= --max-slope ms/s), acked throughput >= 95 % of the
-target, nothing failed. For every step it records where CPU time went (cores used by the worker
+target, mean latency <= --max-latency, nothing failed. For every step it records where CPU time went (cores used by the worker
 JVMs and by each Python component class, from /proc via psutil), and it profiles the Python bolts
 outside Storm (own work vs. the multilang process per tuple).
 Writes results/workloads.json.
@@ -146,18 +146,15 @@ def python_path_profile(lines: list[str], n: int = 3000) -> dict:
     }
 
 
-def staircase(rates: list[float], step_secs: int) -> str:
-    return "".join(f"{i * step_secs} {r:g}\n" for i, r in enumerate(rates))
-
-
 def run_staircase(args, layout: Layout, rest: StormRest, workload: str, rates: list[float], tag: str) -> list[dict]:
     """One submission; the rate steps up by itself; each step is judged once it is over."""
     schedule = Path(args.home) / f"schedule-{workload}-{tag}.txt"
-    # A first, unjudged step at half the first rate covers the topology's start-up (workers joining,
-    # JIT, Python imports); the final 0 closes the last judged step.
-    schedule.write_text(staircase([rates[0] / 2, *rates, 0], args.step_secs))
+    # Start-up (workers joining, JIT, Python imports) first, at half the first rate and unjudged; the
+    # staircase is appended to the schedule file (the spout re-reads it) once latency has settled.
+    warm = rates[0] / 2
+    schedule.write_text(f"0 {warm:g}\n")
     name = f"bench-{workload}-{tag}"
-    submit_workload(workload, name, [f"workload.rate={rates[0]:g}", f"workload.rate.schedule={schedule}",
+    submit_workload(workload, name, [f"workload.rate={warm:g}", f"workload.rate.schedule={schedule}",
                                      "topology.message.timeout.secs=120", *args.shape, *args.set], layout.control_conf_dir)
     deadline = time.monotonic() + 300
     while (topo_id := rest.topology_id(name)) is None:
@@ -166,10 +163,20 @@ def run_staircase(args, layout: Layout, rest: StormRest, workload: str, rates: l
         time.sleep(1)
     meter = CpuMeter(layout.logs, topo_id)
     deadline = time.monotonic() + args.start_timeout
-    while not series.read_series(locate.artifact_dirs(layout.logs, topo_id)):  # the staircase starts with the spout
-        if time.monotonic() > deadline:
-            raise SystemExit(f"{name}: no measurements {args.start_timeout} s after submission")
+    settled = False
+    while time.monotonic() < deadline:
+        rows = series.read_series(locate.artifact_dirs(layout.logs, topo_id))
+        recent = [r for r in rows[-6:-1] if r.latency_n > 0]
+        if len(recent) == 5 and all(r.latency_p50_ms < args.settle_ms for r in recent):
+            settled = True
+            break
         time.sleep(2)
+    if not rows:
+        raise SystemExit(f"{name}: no measurements {args.start_timeout} s after submission")
+    t0 = rows[-1].ts - rows[0].ts + 3  # seconds since the spout started, plus a margin
+    schedule.write_text(f"0 {warm:g}\n" + "".join(f"{t0 + i * args.step_secs} {r:g}\n" for i, r in enumerate(rates))
+                        + f"{t0 + len(rates) * args.step_secs} 0\n")  # the final 0 closes the last judged step
+    log(f"{name}: {'settled' if settled else 'NOT settled'} after {t0 - 3} s; staircase {rates}")
     steps: list[dict] = []
     cpu_by_rate: dict[float, dict[str, float]] = {}
     current, cpu_start, t_start = None, None, None
@@ -189,7 +196,7 @@ def run_staircase(args, layout: Layout, rest: StormRest, workload: str, rates: l
             finished = [r for r in rates if r in set(targets) and r != targets[-1]]
             for rate in finished[len(steps):]:
                 v = stability.judge([r for r in rows if r.target_rate == rate], rate, warmup_s=args.warmup_secs,
-                                    max_slope_ms_per_s=args.max_slope,
+                                    max_slope_ms_per_s=args.max_slope, max_mean_latency_ms=args.max_latency,
                                     min_seconds=max(5, args.step_secs - args.warmup_secs - 5))
                 steps.append({"rate": rate, **asdict(v), "cpu_cores": cpu_by_rate.get(rate)})
                 log(f"{workload} {tag} {rate:g} sentences/s: {v.reason} (acked {v.acked_rate}/s, "
@@ -229,9 +236,12 @@ def main() -> None:
     ap.add_argument("--warmup-secs", type=int, default=10)
     ap.add_argument("--max-steps", type=int, default=8)
     ap.add_argument("--max-slope", type=float, default=1.0, help="ms of latency growth per s")
+    ap.add_argument("--max-latency", type=float, default=1000.0, help="ms of mean latency in a step")
     ap.add_argument("--set", action="append", default=[], help="extra topology setting key=value")
     ap.add_argument("--paper-shape", action="store_true", help="8 workers, split 12, count 24 (default: 2, 4, 8)")
-    ap.add_argument("--start-timeout", type=int, default=600, help="s to wait for a submitted topology to run")
+    ap.add_argument("--start-timeout", type=int, default=600, help="s to wait for a submitted topology to settle")
+    ap.add_argument("--settle-ms", type=float, default=200.0,
+                    help="start the staircase once the median latency stayed below this for 5 s")
     ap.add_argument("--home", default="/tmp/nonstop-bench-workloads")
     ap.add_argument("--port-base", type=int, default=24500)
     ap.add_argument("--keep-cluster", action="store_true")
@@ -270,7 +280,8 @@ def main() -> None:
         "shape": args.shape + args.set,
         "input": {"file": str(sentences), "sentences": len(lines), "words_per_sentence": round(words_per_sentence, 2)},
         "criteria": {"step_secs": args.step_secs, "warmup_secs": args.warmup_secs,
-                     "max_latency_slope_ms_per_s": args.max_slope, "min_rate_ratio": 0.95},
+                     "max_latency_slope_ms_per_s": args.max_slope, "max_mean_latency_ms": args.max_latency,
+                     "min_rate_ratio": 0.95, "stop_after_consecutive_failures": 2},
         "results": results,
         "python_path_profile": profile,
     }

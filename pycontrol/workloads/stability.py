@@ -3,8 +3,10 @@
 Sustainable = after the warm-up, latency does not grow (least-squares slope of the per-second
 median latency against time at most `max_slope_ms_per_s`; the model-driven paper uses 0.001 s/s;
 the median rather than the mean, so a burst from a noisy neighbour does not read as a trend while a
-growing queue, which delays every tuple, still does), the topology keeps up (acked throughput at
-least `min_rate_ratio` of the target), and nothing failed.
+growing queue, which delays every tuple, still does), latency stays low (mean at most
+`max_mean_latency_ms`: a window spent draining an earlier backlog shows falling latency but proves
+nothing about this rate), the topology keeps up (acked throughput at least `min_rate_ratio` of
+the target), and nothing failed.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ def slope(xs: list[float], ys: list[float]) -> float:
 
 
 def judge(rows: list[Second], target_rate: float, warmup_s: int = 10, max_slope_ms_per_s: float = 1.0,
-          min_rate_ratio: float = 0.95, min_seconds: int = 10) -> Verdict:
+          min_rate_ratio: float = 0.95, min_seconds: int = 10, max_mean_latency_ms: float = 1000.0) -> Verdict:
     if not rows:
         return Verdict(False, "no measurements", 0, 0.0, 0.0, 0.0, 0.0, 0)
     t0 = rows[0].ts
@@ -56,6 +58,8 @@ def judge(rows: list[Second], target_rate: float, warmup_s: int = 10, max_slope_
         ok, reason = False, f"acked {acked_rate:.1f}/s < {min_rate_ratio:.0%} of {target_rate:g}/s"
     elif s > max_slope_ms_per_s:
         ok, reason = False, f"latency grows {s:.2f} ms/s"
+    elif mean > max_mean_latency_ms:
+        ok, reason = False, f"mean latency {mean:.0f} ms > {max_mean_latency_ms:g} ms"
     else:
         ok, reason = True, "stable"
     return Verdict(ok, reason, len(steady), round(acked_rate, 2), round(s, 4), round(mean, 3), p99, failed)

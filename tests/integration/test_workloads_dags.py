@@ -1,4 +1,5 @@
-"""The linear template (Python; Java fed by a replayed trace) and the micro-DAGs on the real cluster.
+"""The linear template (Python; Java fed by a replayed trace), the micro-DAGs and the all-Python word
+count (its spout a ShellSpout) on the real cluster.
 
 Every tuple must come back acked exactly once (the tree of a diamond or a star completes only when
 every branch is done); the trace's unreadable lines are skipped and counted, not fatal.
@@ -11,7 +12,7 @@ import json
 
 import pytest
 
-from tests.integration.workload_runs import Run
+from tests.integration.workload_runs import Run, direct_count, sentences_subset
 
 pytestmark = pytest.mark.cluster
 
@@ -70,3 +71,23 @@ def test_trace_replay_skips_and_counts_unreadable_lines(runs):
     assert t.bad_lines == TRACE_BAD
     rows = run.series()
     assert all(r.target_rate is None for r in rows)  # replay: the trace sets the pace, not a rate
+
+
+@pytest.fixture(scope="module")
+def all_python(cluster, tmp_path_factory):
+    """Word count with every component in Python, the spout too (a ShellSpout)."""
+    input_file = sentences_subset(tmp_path_factory.mktemp("pyspout"), 200)
+    run = Run(cluster, "wordcount-pyspout", "it-wordcount-pyspout",
+              [f"workload.input={input_file}", "workload.total=200", "workload.rate=100", "topology.workers=1",
+               "workload.par.split=1", "workload.par.count=1"])
+    try:
+        yield run, input_file
+    finally:
+        run.kill()
+
+
+def test_all_python_word_count_is_exact(all_python):
+    run, input_file = all_python
+    expected = direct_count(input_file)
+    counts = run.wait_counts(sum(expected.values()), timeout_s=420)
+    assert counts.words == expected and counts.tuples == sum(expected.values())

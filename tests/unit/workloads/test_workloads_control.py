@@ -109,6 +109,8 @@ def test_falling_behind_the_target_or_failing_is_not_sustainable():
     assert "acked" in stability.judge(_rows([5.0] * 40, acked=80), target_rate=100).reason
     assert "failed" in stability.judge(_rows([5.0] * 40, failed=3), target_rate=100).reason
     assert not stability.judge(_rows([5.0] * 12), target_rate=100).sustainable  # too short after warm-up
+    draining = stability.judge(_rows([6000.0 - 100 * i for i in range(40)]), target_rate=100)
+    assert not draining.sustainable and "mean latency" in draining.reason
 
 
 def test_locating_runs_of_a_topology_by_name(tmp_path):
