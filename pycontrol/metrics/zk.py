@@ -51,7 +51,7 @@ class MetricsZk:
         self.hosts = hosts
         self._connected = threading.Event()
         self._stopping = False
-        self._logged: set[tuple[str, int]] = set()
+        self._logged: dict[str, int] = {}  # path -> version of the bad document last logged
         self.client.add_listener(self._on_state)
 
     def _on_state(self, state: str) -> None:
@@ -122,8 +122,8 @@ class MetricsZk:
                     raise DocumentError(f"document of {doc.topology_id} {doc.host}-{doc.port} under {path}")
             except DocumentError as e:
                 out.skipped.append(Skipped(path, str(e)))
-                if (path, stat.mzxid) not in self._logged:  # once per written version, not every round
-                    self._logged.add((path, stat.mzxid))
+                if self._logged.get(path) != stat.mzxid:  # once per written version, not every round
+                    self._logged[path] = stat.mzxid
                     log.warning("skipping metrics document %s: %s", path, e)
                 continue
             out.docs[doc.worker] = doc
