@@ -5,7 +5,9 @@
    the same time (default; the machine's other load hits both alike) or one after the other, for a few
    rounds alternating which goes first. Throughput = spout emits/s from the UI REST API over the
    measurement window, timed at the moments the executors' stats changed (they report every few s).
-   Target: overhead <= 3 %.
+   Each comparison is repeated for every `--work-us` (CPU per tuple in the busy bolt): 0 is the worst
+   case (the hook's cost against Storm's bare per-tuple path, ~0.7 us of CPU per tuple on this
+   machine), a few us is a light but real bolt. Target: overhead <= 3 %.
 2. The controller: one collection round of the Python model for a synthetic topology of 1,000
    executors (documents parsed from JSON, model built, inspect report and Prometheus families
    rendered; no network). Target: < 1 s.
@@ -136,12 +138,12 @@ def _next_report(rest: StormRest, topo_id: str, after: int | None, timeout_s: fl
     raise SystemExit(f"no stats from {topo_id} within {timeout_s:.0f} s")
 
 
-SETTINGS = ["workload.rate=0", "workload.busy.work.us=0", "workload.busy=2", "workload.idle=2",
-            "topology.acker.executors=0"]
+SETTINGS = ["workload.rate=0", "workload.busy=2", "workload.idle=2", "topology.acker.executors=0"]
 
 
-def _submit(rest: StormRest, conf_dir: Path, name: str, hook: bool, workers: int) -> str:
-    settings = SETTINGS + [f"topology.workers={workers}"] + ([] if hook else ["topology.auto.task.hooks=[]"])
+def _submit(rest: StormRest, conf_dir: Path, name: str, hook: bool, workers: int, work_us: int) -> str:
+    settings = SETTINGS + [f"workload.busy.work.us={work_us}", f"topology.workers={workers}"] + (
+        [] if hook else ["topology.auto.task.hooks=[]"])
     submit.submit_java("keyed", name, settings, conf_dir)
     deadline = time.monotonic() + 300
     while (topo_id := rest.topology_id(name)) is None:
@@ -184,7 +186,8 @@ def _measure(rest: StormRest, topo_ids: dict[str, str], measure_s: float) -> dic
     return {n: (end[n][0] - start[n][0], end[n][1] - start[n][1], end[n][2] - start[n][2]) for n in topo_ids}
 
 
-def bench_hook(home: Path, rounds: int, workers: int, warmup_s: float, measure_s: float, mode: str) -> dict:
+def bench_hook(home: Path, rounds: int, workers: int, warmup_s: float, measure_s: float, mode: str,
+               work_us: int) -> dict:
     state = State.load(Layout(home))
     if state is None:
         raise SystemExit(f"no running cluster in {home}: start one with `pycontrol cluster up --home {home}`")
@@ -200,7 +203,7 @@ def bench_hook(home: Path, rounds: int, workers: int, warmup_s: float, measure_s
         groups = [list(order)] if mode == "concurrent" else [[h] for h in order]
         for group in groups:
             try:
-                ids = {names[h]: _submit(rest, conf_dir, names[h], h, workers) for h in group}
+                ids = {names[h]: _submit(rest, conf_dir, names[h], h, workers, work_us) for h in group}
                 for t in ids.values():
                     _next_report(rest, t, None, timeout_s=300)  # running
                 time.sleep(warmup_s)
@@ -219,7 +222,8 @@ def bench_hook(home: Path, rounds: int, workers: int, warmup_s: float, measure_s
     overhead = 1 - statistics.mean(on) / statistics.mean(off)
     cpu_on = statistics.mean(p["cpu_ns_per_tuple"] for p in phases if p["hook"])
     cpu_off = statistics.mean(p["cpu_ns_per_tuple"] for p in phases if not p["hook"])
-    return {"workload": "keyed flat out (rate 0, no work, no ackers): spout -> busy(2) + idle(2), fields grouping",
+    return {"workload": f"keyed flat out (rate 0, {work_us} us CPU per tuple in busy, no ackers): "
+                        "spout -> busy(2) + idle(2), fields grouping", "work_us": work_us,
             "mode": mode, "workers_per_topology": workers, "warmup_s": warmup_s, "measure_s": measure_s,
             "phases": phases, "with_hook_tuples_per_s": round(statistics.mean(on), 1),
             "without_hook_tuples_per_s": round(statistics.mean(off), 1),
@@ -239,6 +243,9 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--warmup", type=float, default=20.0)
     ap.add_argument("--measure", type=float, default=45.0)
+    ap.add_argument("--work-us", default="0,5",
+                    help="comma list: CPU us per tuple in the busy bolt, one hook/no-hook comparison each "
+                         "(0 = the worst case for the hook: Storm's per-tuple path and nothing else)")
     ap.add_argument("--out", default="metrics_overhead")
     a = ap.parse_args()
     out: dict = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
@@ -248,7 +255,8 @@ def main() -> None:
     if not a.model_only:
         if a.home is None:
             raise SystemExit("--home is required for the hook part (or pass --model-only)")
-        out["hook"] = bench_hook(a.home.resolve(), a.rounds, a.workers, a.warmup, a.measure, a.mode)
+        out["hook"] = [bench_hook(a.home.resolve(), a.rounds, a.workers, a.warmup, a.measure, a.mode, int(w))
+                       for w in a.work_us.split(",")]
         out["machine"]["load_avg_at_end"] = list(os.getloadavg())
     path = REPO / "results" / f"{a.out}.json"
     path.parent.mkdir(exist_ok=True)

@@ -17,6 +17,9 @@ from pycontrol.storm.rest import StormRest
 
 # Far from the default port base (17000) so tests never collide with a user's running cluster.
 TEST_PORT_BASE = int(os.environ.get("PYCONTROL_TEST_PORT_BASE", "27000"))
+# On a busy 2-core machine a worker JVM can take minutes to start; with Storm's 120 s Nimbus would
+# reassign its executors (and the supervisor kill it) before it is up, again and again.
+SLOW_START = {"nimbus.task.launch.secs": 900, "supervisor.worker.start.timeout.secs": 900}
 
 
 def pytest_collection_modifyitems(session, config, items):
@@ -46,7 +49,8 @@ def assert_nothing_left(spec: ClusterSpec) -> None:
 
 @pytest.fixture(scope="session")
 def cluster(tmp_path_factory) -> LiveCluster:
-    spec = make_spec(tmp_path_factory.mktemp("cluster"), nodes=2, slots=4, port_base=TEST_PORT_BASE)
+    spec = make_spec(tmp_path_factory.mktemp("cluster"), nodes=2, slots=4, port_base=TEST_PORT_BASE,
+                     extra_conf=SLOW_START)
     state = manager.up(spec, timeout_s=300)
     try:
         yield LiveCluster(spec, state)

@@ -17,4 +17,10 @@ TOPOLOGIES = {
     "micro-linear-py": ("topologies.microdag.topology", "MicroLinear"),
     "micro-diamond-py": ("topologies.microdag.topology", "MicroDiamond"),
     "micro-star-py": ("topologies.microdag.topology", "MicroStar"),
+    # profiling harness of one micro-DAG task (pycontrol model build): source -> task -> sink
+    "profile-xml-py": ("topologies.microdag.profile", "ProfileXml"),
+    "profile-pi-py": ("topologies.microdag.profile", "ProfilePi"),
+    "profile-filewrite-py": ("topologies.microdag.profile", "ProfileFileWrite"),
+    "profile-blob-py": ("topologies.microdag.profile", "ProfileBlob"),
+    "profile-table-py": ("topologies.microdag.profile", "ProfileTable"),
 }

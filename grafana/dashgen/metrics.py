@@ -6,6 +6,8 @@ Sources:
   NODE      Prometheus' node exporter (Debian prometheus-node-exporter 1.5), job "node"; every target
             carries the label node=<host address>, the value EXPORTER's node label has for the same
             host (ansible/roles/prometheus).
+  CONTROLLER the controller daemon's own endpoint (`pycontrol run --metrics-port`, documented in
+            pycontrol/metrics/PROMETHEUS.md); the ansible deployment does not scrape it yet.
   ASSUMED   not exported by anything yet: names proposed for the controller / migration / cluster
             summary metrics. The live test (tests/ops/test_grafana_live.py) lists which queries
             return nothing, and ASSUMED is the list it expects to be empty.
@@ -59,12 +61,15 @@ CLUSTER_SLOTS_TOTAL = "nonstop_cluster_slots_total"
 CLUSTER_SLOTS_USED = "nonstop_cluster_slots_used"
 COMPONENT_COMPLETE_LATENCY = "nonstop_component_complete_latency_ms"    # spouts, from the UI REST API
 COMPONENT_PROCESS_LATENCY = "nonstop_component_process_latency_ms"      # bolts, from the UI REST API
+# --- the controller daemon (CONTROLLER) ---------------------------------------------------------
 CONTROLLER_CYCLES = "nonstop_controller_cycles_total"
 CONTROLLER_IS_LEADER = "nonstop_controller_is_leader"
 CONTROLLER_DRY_RUN = "nonstop_controller_dry_run"                       # {topology}
 CONTROLLER_PLANNED_MOVES = "nonstop_controller_planned_moves_total"     # {topology, policy}
 CONTROLLER_APPLIED_MOVES = "nonstop_controller_applied_moves_total"     # {topology, policy}
 CONTROLLER_BLOCKED_MOVES = "nonstop_controller_blocked_moves_total"     # {topology, reason}
+
+# --- proposed, not exported yet (ASSUMED), continued ----------------------------------------------
 MIGRATIONS = "nonstop_migrations_total"                                 # {topology, outcome}
 MIGRATIONS_IN_PROGRESS = "nonstop_migrations_in_progress"               # {topology}
 MIGRATION_DURATION = "nonstop_migration_duration_seconds"               # histogram {topology}
@@ -78,6 +83,6 @@ EXPORTER = [TOPOLOGY_INFO, TOPOLOGY_TUPLES, TOPOLOGY_INTER_NODE_SHARE, TOPOLOGY_
             NODE_CPU_UTILIZATION, NODE_NET_RX, NODE_NET_TX, NODE_TOPOLOGY_LOAD, COLLECTOR_UP, COLLECTOR_ROUND]
 NODE_EXPORTER = [NODE_CPU_SECONDS, NODE_NET_RX_BYTES, NODE_NET_TX_BYTES, NODE_MEM_AVAILABLE, NODE_MEM_TOTAL, UP]
 ASSUMED = [CLUSTER_SUPERVISORS, CLUSTER_SLOTS_TOTAL, CLUSTER_SLOTS_USED, COMPONENT_COMPLETE_LATENCY,
-           COMPONENT_PROCESS_LATENCY, CONTROLLER_CYCLES, CONTROLLER_IS_LEADER, CONTROLLER_DRY_RUN,
-           CONTROLLER_PLANNED_MOVES, CONTROLLER_APPLIED_MOVES, CONTROLLER_BLOCKED_MOVES, MIGRATIONS,
-           MIGRATIONS_IN_PROGRESS, MIGRATION_DURATION]
+           COMPONENT_PROCESS_LATENCY, MIGRATIONS, MIGRATIONS_IN_PROGRESS, MIGRATION_DURATION]
+CONTROLLER = [CONTROLLER_CYCLES, CONTROLLER_IS_LEADER, CONTROLLER_DRY_RUN, CONTROLLER_PLANNED_MOVES,
+              CONTROLLER_APPLIED_MOVES, CONTROLLER_BLOCKED_MOVES]

@@ -22,6 +22,11 @@ COMMAND_MODULES = [
     "pycontrol.cli.plan_cmd",
     "pycontrol.cli.inspect_cmd",
     "pycontrol.cli.metrics_cmd",
+    "pycontrol.cli.run_cmd",
+    "pycontrol.cli.simulate_cmd",
+    "pycontrol.cli.bench_cmd",
+    "pycontrol.cli.bench_otd_cmd",
+    "pycontrol.cli.model_cmd",
 ]
 
 

@@ -8,7 +8,7 @@ import click
 
 from pycontrol.cli.common import home_option, resolve_home
 from pycontrol.cluster import manager
-from pycontrol.cluster.spec import NETWORKS, make_spec
+from pycontrol.cluster.spec import NETWORKS, make_spec, parse_conf_settings
 
 
 def register(main: click.Group) -> None:
@@ -33,11 +33,14 @@ def cluster() -> None:
 @click.option("--timeout", default=240, show_default=True, help="Seconds to wait for the cluster to be ready.")
 @click.option("--migration/--no-migration", default=True, show_default=True,
               help="Nonstop executor migration (agent + plan-following scheduler); off = stock Storm.")
-def up(home, nodes, slots, network, link_bandwidth, link_delay, port_base, timeout, migration) -> None:
+@click.option("--conf", "conf", multiple=True, metavar="KEY=VALUE",
+              help="Extra storm.yaml key for every daemon and worker (YAML value), e.g. "
+                   "nonstop.migration.worker.sync.ms=500; repeatable.")
+def up(home, nodes, slots, network, link_bandwidth, link_delay, port_base, timeout, migration, conf) -> None:
     """Start the cluster and wait until every supervisor and slot is registered."""
     spec = make_spec(resolve_home(home), nodes=nodes, slots=slots, network=network,
                      link_bandwidth=link_bandwidth, link_delay_ms=link_delay, port_base=port_base,
-                     migration=migration)
+                     migration=migration, extra_conf=parse_conf_settings(conf))
     state = manager.up(spec, timeout_s=timeout, echo=click.echo)
     st = manager.status(spec.home)
     click.echo(f"cluster ready in {state.ready_after_s} s: {nodes} nodes x {slots} slots ({network})")

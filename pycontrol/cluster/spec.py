@@ -5,7 +5,11 @@ from __future__ import annotations
 import ipaddress
 import re
 from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
+
+import yaml
 
 from pycontrol.errors import UserError
 
@@ -14,6 +18,14 @@ NETWORKS = ("loopback", "netns")
 NODE_PORT_STRIDE = 20
 MAX_SLOTS = NODE_PORT_STRIDE - 1
 MAX_NODES = 50
+# storm.yaml keys the cluster manager derives from the spec (addresses, ports, directories, JVM options
+# carrying the cluster marker): overriding them would break the cluster or hide its processes from `down`.
+RESERVED_CONF_KEYS = frozenset({
+    "storm.zookeeper.servers", "storm.zookeeper.port", "storm.zookeeper.root", "nimbus.seeds",
+    "nimbus.thrift.port", "ui.port", "ui.host", "storm.local.dir", "storm.local.hostname", "storm.log.dir",
+    "storm.log4j2.conf.dir", "supervisor.thrift.port", "supervisor.slots.ports", "worker.childopts",
+    "supervisor.childopts", "topology.worker.logwriter.childopts",
+})
 
 
 @dataclass(frozen=True)
@@ -39,6 +51,8 @@ class ClusterSpec:
     subnet: str = "10.231.170.0/24"     # netns mode only; exists only on our bridge and namespaces
     name: str = "local"
     migration: bool = True              # nonstop migration agent + plan-following scheduler
+    # Extra storm.yaml keys for every daemon and worker, applied last: ((key, value), ...) sorted by key.
+    extra_conf: tuple[tuple[str, Any], ...] = ()
     node_specs: tuple[NodeSpec, ...] = field(default=(), compare=False)
 
     # Ports of the control processes, fixed offsets from port_base.
@@ -90,7 +104,7 @@ class ClusterSpec:
 def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopback",
               link_bandwidth: str | None = None, link_delay_ms: float | None = None,
               port_base: int = 17000, subnet: str | None = None, name: str = "local",
-              migration: bool = True) -> ClusterSpec:
+              migration: bool = True, extra_conf: Mapping[str, Any] | None = None) -> ClusterSpec:
     """Validate the user's choices and derive every node's address and ports."""
     if network not in NETWORKS:
         raise UserError(f"--network must be one of {', '.join(NETWORKS)}, got '{network}'")
@@ -117,7 +131,7 @@ def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopba
 
     base = ClusterSpec(home=home, nodes=nodes, slots=slots, network=network, link_bandwidth=link_bandwidth,
                        link_delay_ms=link_delay_ms, port_base=port_base, subnet=subnet, name=name,
-                       migration=migration)
+                       migration=migration, extra_conf=_extra_conf(extra_conf or {}))
     node_specs = []
     for i in range(1, nodes + 1):
         first = port_base + 100 + (i - 1) * NODE_PORT_STRIDE
@@ -131,7 +145,36 @@ def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopba
     return ClusterSpec(**{**base.__dict__, "node_specs": tuple(node_specs)})
 
 
+def _extra_conf(conf: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    for key, value in conf.items():
+        if not isinstance(key, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", key):
+            raise UserError(f"storm.yaml key must be a dotted name like nimbus.monitor.freq.secs, got '{key}'")
+        if key in RESERVED_CONF_KEYS:
+            raise UserError(f"storm.yaml key '{key}' is set by the cluster manager and cannot be overridden")
+        if value is None:
+            raise UserError(f"storm.yaml key '{key}' needs a value")
+    # Lists become tuples so the spec stays comparable (and hashable) however it was built.
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in conf.items()))
+
+
+def parse_conf_settings(settings: list[str] | tuple[str, ...]) -> dict[str, Any]:
+    """["nimbus.monitor.freq.secs=1", "nonstop.migration.push=false"] -> storm.yaml keys with YAML-typed
+    values (numbers, booleans, lists stay what they are in storm.yaml)."""
+    out: dict[str, Any] = {}
+    for item in settings:
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise UserError(f"--conf must be KEY=VALUE, got '{item}'")
+        try:
+            out[key] = yaml.safe_load(raw) if raw.strip() else None
+        except yaml.YAMLError as e:
+            raise UserError(f"--conf {key}: value '{raw}' is not valid YAML ({e.__class__.__name__})") from e
+    return out
+
+
 def spec_from_dict(d: dict) -> ClusterSpec:
     """Inverse of to_dict, for the state file."""
     return make_spec(Path(d["home"]), d["nodes"], d["slots"], d["network"], d["link_bandwidth"],
-                     d["link_delay_ms"], d["port_base"], d["subnet"], d["name"], d.get("migration", True))
+                     d["link_delay_ms"], d["port_base"], d["subnet"], d["name"], d.get("migration", True),
+                     dict(d.get("extra_conf") or ()))

@@ -11,10 +11,12 @@ from pycontrol.cluster.spec import ClusterSpec, NodeSpec
 MARKER_PROP = "nonstop.cluster.home"
 
 
-# Nonstop migration (storm-plugins/migration): the agent jar in $STORM_HOME/extlib and the scheduler
-# that follows placement plans (storm-plugins/scheduling, package io.nonstopstorm.scheduling.plan).
+# Nonstop migration (storm-plugins/migration): the agent jar in $STORM_HOME/extlib, and Nimbus's scheduler
+# (storm-plugins/scheduling): the dispatcher applies controller plans, places each topology with the
+# scheduler its conf names (`nonstop.scheduler: aniello-offline | aniello-online | slot-aware | elastic`)
+# and leaves the rest to Storm's DefaultScheduler.
 MIGRATION_AGENT_JAR = "nonstop-migration.jar"
-PLAN_SCHEDULER = "io.nonstopstorm.scheduling.plan.PlanFollowingScheduler"
+NONSTOP_SCHEDULER = "io.nonstopstorm.scheduling.storm.NonstopScheduler"
 
 
 def marker(layout: Layout) -> str:
@@ -31,7 +33,7 @@ def migration_conf(spec: ClusterSpec, layout: Layout) -> dict[str, Any]:
     if not spec.migration:
         return {}
     return {
-        "storm.scheduler": PLAN_SCHEDULER,
+        "storm.scheduler": NONSTOP_SCHEDULER,
         "nonstop.migration.enabled": True,
         "nonstop.migration.worker.sync.ms": 1000,
         "nonstop.migration.lazy.kill.ms": 2000,
@@ -64,6 +66,11 @@ def common_conf(spec: ClusterSpec, layout: Layout) -> dict[str, Any]:
     }
 
 
+def extra_conf(spec: ClusterSpec) -> dict[str, Any]:
+    """The spec's extra storm.yaml keys (e.g. a benchmark's sync cycles); they win over every default here."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in spec.extra_conf}
+
+
 def control_conf(spec: ClusterSpec, layout: Layout) -> dict[str, Any]:
     """Nimbus, the UI and command-line clients."""
     return {
@@ -71,6 +78,7 @@ def control_conf(spec: ClusterSpec, layout: Layout) -> dict[str, Any]:
         "storm.local.dir": str(layout.nimbus_local_dir),
         "storm.local.hostname": spec.control_host,
         "storm.log.dir": str(layout.logs),
+        **extra_conf(spec),
     }
 
 
@@ -88,6 +96,7 @@ def node_conf(spec: ClusterSpec, layout: Layout, node: NodeSpec) -> dict[str, An
         # publishes them to ZooKeeper; a dead worker's document vanishes after this session timeout.
         "topology.auto.task.hooks": ["io.nonstopstorm.metrics.hook.TrafficHook"],
         "nonstop.metrics.zk.session.timeout.ms": 6000,
+        **extra_conf(spec),
     }
 
 

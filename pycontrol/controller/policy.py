@@ -1,6 +1,9 @@
 """Per-topology control policy, read from a YAML file; every mistake is named with its place.
 
     cycle_s: 5                      # one control cycle (OTD's adjustment cycle)
+    stale_windows: 3                # metrics older than this many windows are refused (never acted on)
+    verify_timeout_s: 120           # a written plan must be decided and visible in the placement by then
+    planner_timeout_s: 60           # one run of a Java scheduler core
     defaults:                       # applies to every topology not listed, and under each listed one
       policy: otd
       safety: {dry_run: false, max_moves_per_cycle: 1, cooldown_s: 10, hysteresis_s: 120}
@@ -9,6 +12,13 @@
         policy: otd
         params: {high_cpu: 0.8, low_cpu: 0.5, threshold_asc: 10}
         safety: {dry_run: true}
+
+Policies: `otd` (one OTD round per cycle, the Java core), `aniello-online` (Aniello et al.'s online
+scheduler, the Java core; its plan is applied a few moves per cycle, best first), `mba-sam` (the
+Java SAM core with model-based allocations), `plan-only` (the controller observes and explains, moves
+come from operator commands only), `off` (the topology is ignored). `params` are the policy's own
+(PARAM_KEYS below); `node_cpu_background: false` makes the planners ignore CPU used by other processes
+on a node (for local clusters whose "nodes" share one machine).
 """
 
 from __future__ import annotations
@@ -24,6 +34,18 @@ from pycontrol.errors import UserError
 
 POLICIES = ("otd", "aniello-online", "mba-sam", "plan-only", "off")
 
+# Keys each policy reads from `params`; anything else is a mistake, named at load time rather than
+# failing every cycle in the planner. `node_cpu_background` is the controller's own (see above).
+_PLANNER_COMMON = {"node_cpu_background"}
+PARAM_KEYS: dict[str, set[str]] = {
+    "otd": {"high_cpu", "low_cpu", "high_queue", "low_queue", "threshold_asc", "max_executors_per_worker"}
+    | _PLANNER_COMMON,
+    "aniello-online": {"alpha", "beta", "min_inter_node_tuples_per_s"} | _PLANNER_COMMON,
+    "mba-sam": {"allocation", "min_inter_node_tuples_per_s"} | _PLANNER_COMMON,
+    "plan-only": set(),
+    "off": set(),
+}
+
 
 @dataclass(frozen=True)
 class TopologyPolicy:
@@ -37,6 +59,9 @@ class ControllerConfig:
     cycle_s: float = 5.0
     defaults: TopologyPolicy = field(default_factory=TopologyPolicy)
     topologies: dict[str, TopologyPolicy] = field(default_factory=dict)
+    stale_windows: float = 3.0
+    verify_timeout_s: float = 120.0
+    planner_timeout_s: float = 60.0
 
     def for_topology(self, name: str) -> TopologyPolicy:
         return self.topologies.get(name, self.defaults)
@@ -60,6 +85,7 @@ def _policy(d: Any, base: TopologyPolicy, where: str) -> TopologyPolicy:
     params = d.get("params", {})
     if not isinstance(params, dict):
         raise UserError(f"{where}.params: expected a mapping")
+    _check_keys(params, PARAM_KEYS[name], f"{where}.params (policy {name})")
     safety_d = d.get("safety", {}) or {}
     if not isinstance(safety_d, dict):
         raise UserError(f"{where}.safety: expected a mapping")
@@ -77,16 +103,24 @@ def parse(data: Any, where: str = "config") -> ControllerConfig:
         return ControllerConfig()
     if not isinstance(data, dict):
         raise UserError(f"{where}: expected a mapping at the top level")
-    _check_keys(data, {"cycle_s", "defaults", "topologies"}, where)
-    cycle = data.get("cycle_s", 5.0)
-    if not isinstance(cycle, (int, float)) or cycle <= 0:
-        raise UserError(f"{where}.cycle_s: must be a positive number, got {cycle!r}")
+    _check_keys(data, {"cycle_s", "defaults", "topologies", "stale_windows", "verify_timeout_s",
+                       "planner_timeout_s"}, where)
+    cycle, stale, verify, planner = (_positive(data, k, where, dflt) for k, dflt in (
+        ("cycle_s", 5.0), ("stale_windows", 3.0), ("verify_timeout_s", 120.0), ("planner_timeout_s", 60.0)))
     defaults = _policy(data.get("defaults"), TopologyPolicy(), f"{where}.defaults")
     tops = data.get("topologies") or {}
     if not isinstance(tops, dict):
         raise UserError(f"{where}.topologies: expected a mapping of topology name to policy")
-    return ControllerConfig(float(cycle), defaults,
-                            {str(k): _policy(v, defaults, f"{where}.topologies.{k}") for k, v in tops.items()})
+    return ControllerConfig(cycle, defaults,
+                            {str(k): _policy(v, defaults, f"{where}.topologies.{k}") for k, v in tops.items()},
+                            stale, verify, planner)
+
+
+def _positive(data: dict, key: str, where: str, default: float) -> float:
+    v = data.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
+        raise UserError(f"{where}.{key}: must be a positive number, got {v!r}")
+    return float(v)
 
 
 def load(path: Path) -> ControllerConfig:

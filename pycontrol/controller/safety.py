@@ -84,3 +84,13 @@ def gate(planned: list[Move], state: SafetyState, limits: SafetyLimits, now: flo
             allowed.append(m)
         seen.add(key)
     return Verdict(allowed, suppressed)
+
+
+def reason_kind(reason: str) -> str:
+    """A gate reason without its numbers, for metric labels: paused, cooldown, hysteresis, cap,
+    dry-run or duplicate."""
+    for prefix, kind in (("paused", "paused"), ("cooldown", "cooldown"), ("hysteresis", "hysteresis"),
+                         ("cap of", "cap"), ("dry-run", "dry-run"), ("executor already moves", "duplicate")):
+        if reason.startswith(prefix):
+            return kind
+    return "other"

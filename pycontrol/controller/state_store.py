@@ -11,6 +11,7 @@ controller that lost leadership without noticing cannot overwrite its successor 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from kazoo.client import KazooClient
@@ -19,6 +20,7 @@ from kazoo.exceptions import BadVersionError
 from pycontrol import zk
 from pycontrol.controller.actions import Move
 from pycontrol.controller.safety import MoveMemory, SafetyState
+from pycontrol.errors import UserError
 
 FORMAT = 1
 STATE_PATH = f"{zk.CONTROLLER}/state"
@@ -113,3 +115,19 @@ class StateStore:
             return zk.write_json(self.client, self.path, state.to_doc(), expected_version=version)
         except BadVersionError as e:
             raise FencedOut(f"{self.path} changed since version {version}: another controller is active") from e
+
+    def update(self, change: Callable[[ControllerState], ControllerState], attempts: int = 5) -> ControllerState:
+        """Read-modify-write for operator commands (pause, resume): a compare-and-set retried while
+        someone else writes in between. A running daemon's own save then fails once (fenced out) and
+        its next cycle re-reads the state, so the command always wins."""
+        for _ in range(attempts):
+            state, version = self.load()
+            new = change(state)
+            if new == state:
+                return state
+            try:
+                self.save(new, version)
+                return new
+            except FencedOut:
+                continue
+        raise UserError(f"{self.path} kept changing during {attempts} attempts; try again")

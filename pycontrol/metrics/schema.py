@@ -56,6 +56,8 @@ class ExecutorMetrics:
     queue_capacity: int | None
     emitted_per_s: float
     executed_per_s: float
+    # Fraction of the window spent in execute (added to version 1 later: absent in older documents).
+    busy: float | None = None
 
     @property
     def key(self) -> str:
@@ -200,7 +202,8 @@ def document_from_dict(d: Any) -> WorkerDoc:
         executors.append(ExecutorMetrics(
             ids[0], ids[1], er.str("component"), er.ints("tasks"), er.num("cpu_cores", True),
             er.int("child_processes"), er.num("child_cpu_cores", True), er.int("queue_length", True),
-            er.int("queue_capacity", True), er.num("emitted_per_s"), er.num("executed_per_s")))
+            er.int("queue_capacity", True), er.num("emitted_per_s"), er.num("executed_per_s"),
+            er.num("busy", True) if "busy" in e else None))
     traffic = []
     for i, p in enumerate(r.list("traffic")):
         pr = _Reader(p, f"$.traffic[{i}]")

@@ -48,10 +48,33 @@ class MoveTimeline:
     started_ms: float            # executor running in the target worker
     target_switched_ms: float    # target worker's local senders use it
     source_switched_ms: float    # source worker's local senders stopped using the old one
-    stopped_ms: float            # old executor shut down (lazy kill done)
-    queued_at_stop: int          # tuples still in the old executor's queue (forwarded)
+    stopped_ms: float | None     # old executor shut down (lazy kill done); None until then
+    queued_at_stop: int | None   # tuples still in the old executor's queue (forwarded)
     unparked: int                # tuples that reached the target before the executor and waited
     dropped_total: int           # tuples the source worker gave up on so far (acker replays them)
+
+    @property
+    def effect_ms(self) -> float:
+        """Plan written -> the executor runs on the target and both workers route to its new place."""
+        return max(self.started_ms, self.target_switched_ms, self.source_switched_ms)
+
+
+def move_timeline(src: list[dict], dst: list[dict], executor_key: str, t0_ms: float) -> MoveTimeline | None:
+    """One move's timeline from the source and target workers' events, or None while the executor has
+    not started on the target or either worker has not switched its routing yet. stopped_ms and
+    queued_at_stop are None until the lazy kill is done. Pure."""
+    started = first(dst, "started", t0_ms, executor=executor_key)
+    if not started:
+        return None
+    dst_switch = first(dst, "switch", started["t_ms"])
+    src_switch = first(src, "switch", t0_ms)
+    if not (dst_switch and src_switch):
+        return None
+    stopped = first(src, "stopped", t0_ms, executor=executor_key)
+    return MoveTimeline(started["t_ms"] - t0_ms, dst_switch["t_ms"] - t0_ms, src_switch["t_ms"] - t0_ms,
+                        stopped["t_ms"] - t0_ms if stopped else None,
+                        int(stopped.get("queued", 0)) if stopped else None,
+                        int(started.get("unparked", 0)), int(stopped.get("dropped_total", 0)) if stopped else 0)
 
 
 def wait_move_done(spec: ClusterSpec, executor: tuple[int, int], source: str, target: str, t0_ms: float,
@@ -59,16 +82,10 @@ def wait_move_done(spec: ClusterSpec, executor: tuple[int, int], source: str, ta
     key = f"[{executor[0]},{executor[1]}]"
     deadline = time.monotonic() + timeout_s
     while True:
-        src, dst = slot_events(spec, source), slot_events(spec, target)
-        started = first(dst, "started", t0_ms, executor=key)
-        stopped = first(src, "stopped", t0_ms, executor=key)
-        dst_switch = started and first(dst, "switch", started["t_ms"])
-        src_switch = first(src, "switch", t0_ms)
-        if started and stopped and dst_switch and src_switch:
-            return MoveTimeline(started["t_ms"] - t0_ms, dst_switch["t_ms"] - t0_ms, src_switch["t_ms"] - t0_ms,
-                                stopped["t_ms"] - t0_ms, int(stopped.get("queued", 0)),
-                                int(started.get("unparked", 0)), int(stopped.get("dropped_total", 0)))
+        timeline = move_timeline(slot_events(spec, source), slot_events(spec, target), key, t0_ms)
+        if timeline is not None and timeline.stopped_ms is not None:
+            return timeline
         if time.monotonic() > deadline:
             raise UserError(f"executor {key} did not finish moving {source} -> {target} within {timeout_s:.0f} s "
-                            f"(started={bool(started)}, stopped={bool(stopped)})")
+                            f"(started and switched: {timeline is not None}, old one stopped: False)")
         time.sleep(0.2)

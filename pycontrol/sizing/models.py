@@ -30,7 +30,9 @@ File format (YAML or JSON; these keys are all there is):
 
 `origin` tags say where a value comes from: `stated` (the paper's text gives it), `derived`
 (arithmetic on the paper's numbers), `calibrated` (chosen so that a published aggregate comes
-out), `chosen` (our fill-in for a value only the paper's lost plots held). The built-in set,
+out), `chosen` (our fill-in for a value only the paper's lost plots held), `measured` (profiled
+on a real cluster by `pycontrol model build`, see `pycontrol.profiling`; such files also carry
+top-level `machine` and `measurements` keys, which this reader ignores). The built-in set,
 `paper_models()`, is `pycontrol/sizing/data/paper_models.yaml`, tagged that way throughout.
 """
 
@@ -48,7 +50,7 @@ from pycontrol.sizing._fileformat import (expect_list, expect_mapping, expect_nu
                                           expect_positive_int, read_document)
 from pycontrol.sizing.errors import SizingError
 
-ORIGINS = ("stated", "derived", "calibrated", "chosen")
+ORIGINS = ("stated", "derived", "calibrated", "chosen", "measured")
 _VALUE_FIELDS = ("rate", "cpu", "memory")
 # Relative slack for comparing rates: keeps float noise (0.1 + 0.2 ...) from adding a thread.
 _TOLERANCE = 1e-9

@@ -16,13 +16,14 @@ class ExecutorPlace:
     port: int
 
 
-def placement(rest: StormRest, topo_id: str) -> list[ExecutorPlace]:
-    """Executors of the topology's spouts and bolts with their worker (host:port)."""
-    topo = rest.topology(topo_id)
+def placement(rest: StormRest, topo_id: str, sys: bool = False) -> list[ExecutorPlace]:
+    """Executors of the topology's spouts and bolts (with sys, also Storm's own, e.g. __acker) with their
+    worker (host:port). Only executors with recent heartbeats are listed."""
+    topo = rest.topology(topo_id, sys=sys)
     comps = [s["spoutId"] for s in topo.get("spouts", [])] + [b["boltId"] for b in topo.get("bolts", [])]
     out = []
     for c in comps:
-        for e in rest.component(topo_id, c).get("executorStats", []):
+        for e in rest.component(topo_id, c, sys=sys).get("executorStats", []):
             out.append(ExecutorPlace(c, e["id"], e["host"], int(e["port"])))
     return out
 

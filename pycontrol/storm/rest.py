@@ -65,11 +65,17 @@ class StormRest:
     def topology(self, topo_id: str, window: str = ":all-time", sys: bool = False) -> dict:
         return self._get(f"/topology/{quote(topo_id)}", window=window, sys=str(sys).lower())
 
-    def component(self, topo_id: str, component: str, window: str = ":all-time") -> dict:
-        return self._get(f"/topology/{quote(topo_id)}/component/{quote(component)}", window=window)
+    def component(self, topo_id: str, component: str, window: str = ":all-time", sys: bool = False) -> dict:
+        """sys=True is needed for Storm's own components (e.g. __acker) to list their executors."""
+        params = {"window": window, **({"sys": "true"} if sys else {})}
+        return self._get(f"/topology/{quote(topo_id)}/component/{quote(component)}", **params)
 
     def topology_workers(self, topo_id: str) -> list[dict]:
         return self._get(f"/topology-workers/{quote(topo_id)}").get("hostPortList", [])
+
+    def rebalance(self, topo_id: str, wait_s: int) -> dict:
+        """Storm's rebalance: the topology is deactivated for wait_s, then placed again from scratch."""
+        return self._post(f"/topology/{quote(topo_id)}/rebalance/{int(wait_s)}")
 
     def kill(self, topo_id: str, wait_s: int = 0) -> dict:
         return self._post(f"/topology/{quote(topo_id)}/kill/{int(wait_s)}")

@@ -17,6 +17,9 @@ log = logging.getLogger(__name__)
 
 SUBMIT_MAIN = "io.nonstopstorm.workloads.SubmitTopology"
 WORKLOADS_JAR = "topologies/nonstop-workloads.jar"
+# Workloads that wire the project's stream groupings serialise them into the topology at submission,
+# so the submitter needs their classes (the workers get them from extlib).
+GROUPING_JAR = "extlib/nonstop-grouping.jar"
 
 
 def parse_settings(settings: tuple[str, ...] | list[str]) -> list[str]:
@@ -52,7 +55,7 @@ def submit_java(workload: str, topology_name: str, settings: list[str], conf_dir
     if not jar.is_file():
         raise UserError(f"{jar} missing: build it with `mvn -q package`")
     java = find_java()
-    cp = f"{jar}:{dist / 'storm' / 'lib-worker'}/*:{conf_dir}"
+    cp = f"{jar}:{dist / 'storm' / 'lib-worker'}/*:{dist / GROUPING_JAR}:{conf_dir}"
     argv = [java, "-Xmx256m", f"-Dstorm.jar={jar}", f"-Dstorm.conf.file={conf_dir / 'storm.yaml'}",
             "-cp", cp, SUBMIT_MAIN, topology_name, workload, *settings]
     try:

@@ -38,3 +38,17 @@ def export_spec(topology_cls, name: str) -> dict:
                             f"{comp['parallelism']} is not supported; use an int")
     flux["config"] = dict(getattr(topology_cls, "config", None) or {})
     return flux
+
+
+def add_component_conf(spec: dict, conf: dict[str, dict]) -> dict:
+    """The spec with extra per-component conf (e.g. Storm's resource requests for the
+    ResourceAwareScheduler) added as addComponentConfig calls; unknown components are an error."""
+    comps = {c["id"]: c for c in spec.get("spouts", []) + spec.get("bolts", [])}
+    unknown = sorted(set(conf) - set(comps))
+    if unknown:
+        raise UserError(f"topology '{spec.get('name')}' has no component(s) {', '.join(unknown)} "
+                        f"(components: {', '.join(sorted(comps))})")
+    for cid, entries in conf.items():
+        methods = comps[cid].setdefault("configMethods", [])
+        methods.extend({"name": "addComponentConfig", "args": [k, v]} for k, v in entries.items())
+    return spec

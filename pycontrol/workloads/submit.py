@@ -17,7 +17,7 @@ from pathlib import Path
 from pycontrol.errors import UserError
 from pycontrol.storm import submit as storm_submit
 from pycontrol.workloads import catalog, corpus
-from pycontrol.workloads.spec import export_spec
+from pycontrol.workloads.spec import add_component_conf, export_spec
 
 MULTILANG = "multilang"
 
@@ -37,10 +37,14 @@ def implicit_settings(workload: str, settings: list[str]) -> list[str]:
     return extra
 
 
-def submit_workload(workload: str, topology_name: str, settings: list[str], conf_dir: Path) -> str:
+def submit_workload(workload: str, topology_name: str, settings: list[str], conf_dir: Path,
+                    component_conf: dict[str, dict] | None = None) -> str:
+    """Submit by name; `component_conf` (Python topologies only) adds per-component conf entries."""
     settings = storm_submit.parse_settings(settings)
     if catalog.is_python(workload):
-        return _submit_python(workload, topology_name, settings, conf_dir)
+        return _submit_python(workload, topology_name, settings, conf_dir, component_conf or {})
+    if component_conf:
+        raise UserError(f"per-component conf is only supported for Python topologies, not '{workload}'")
     try:
         return storm_submit.submit_java(workload, topology_name, implicit_settings(workload, settings) + settings,
                                         conf_dir)
@@ -56,8 +60,9 @@ def _java_names(message: str) -> str:
     return m.group(1) if m else "?"
 
 
-def _submit_python(workload: str, topology_name: str, settings: list[str], conf_dir: Path) -> str:
-    spec = export_spec(catalog.topology_class(workload), topology_name)
+def _submit_python(workload: str, topology_name: str, settings: list[str], conf_dir: Path,
+                   component_conf: dict[str, dict]) -> str:
+    spec = add_component_conf(export_spec(catalog.topology_class(workload), topology_name), component_conf)
     with tempfile.TemporaryDirectory(prefix="pycontrol-spec-") as tmp:
         spec_file = Path(tmp) / f"{workload}.json"
         spec_file.write_text(json.dumps(spec, indent=1))

@@ -10,8 +10,17 @@ from pycontrol.storm.rest import RestError, StormRest
 
 
 class _Handler(BaseHTTPRequestHandler):
+    posts: list[str] = []
+
     def log_message(self, *a):
         pass
+
+    def do_POST(self):
+        _Handler.posts.append(self.path)
+        if "/rebalance/" in self.path:
+            self._send(200, {"topologyOperation": "rebalance", "topologyId": self.path.split("/")[4], "status": "success"})
+        else:
+            self._send(404, {"errorMessage": "no such operation"})
 
     def _send(self, code, body):
         data = json.dumps(body).encode()
@@ -53,3 +62,10 @@ def test_error_replies_carry_storms_message(ui):
 def test_unreachable_ui_is_a_clear_error():
     with pytest.raises(RestError, match="unreachable"):
         StormRest("http://127.0.0.1:9", timeout_s=1).topologies()
+
+
+def test_rebalance_posts_the_wait_for_that_topology(ui):
+    _Handler.posts.clear()
+    reply = StormRest(ui).rebalance("wc-1-2", 15)
+    assert _Handler.posts == ["/api/v1/topology/wc-1-2/rebalance/15"]
+    assert reply["topologyOperation"] == "rebalance" and reply["topologyId"] == "wc-1-2"

@@ -4,6 +4,8 @@ from pycontrol.cluster import daemons, storm_conf
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.spec import make_spec, spec_from_dict
 
+REPO = Path(__file__).resolve().parents[3]
+
 
 def _confs(migration: bool):
     spec = make_spec(Path("/tmp/home"), nodes=2, slots=2, migration=migration)
@@ -19,11 +21,18 @@ def test_migration_loads_the_agent_in_workers_and_supervisors_and_the_plan_sched
     agent = str(layout.storm_home / "extlib" / storm_conf.MIGRATION_AGENT_JAR)
     assert f"-javaagent:{agent}=worker" in node["worker.childopts"]
     assert node["nonstop.migration.enabled"] is True
-    assert control["storm.scheduler"] == storm_conf.PLAN_SCHEDULER
+    assert control["storm.scheduler"] == storm_conf.NONSTOP_SCHEDULER
     for c in sups:
         assert f"-javaagent:{agent}=supervisor" in c.argv
         # JVM options must come before the main class to be options at all.
         assert c.argv.index(f"-javaagent:{agent}=supervisor") < c.argv.index(daemons.SUPERVISOR_MAIN)
+
+
+def test_the_scheduler_class_exists_in_the_scheduling_plugin():
+    package, _, cls = storm_conf.NONSTOP_SCHEDULER.rpartition(".")
+    source = (REPO / "storm-plugins" / "scheduling" / "src" / "main" / "java" / package.replace(".", "/") / f"{cls}.java")
+    assert source.is_file(), source
+    assert f"public class {cls} implements IScheduler" in source.read_text()
 
 
 def test_no_migration_is_stock_storm():

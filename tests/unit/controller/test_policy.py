@@ -39,3 +39,14 @@ def test_load_reports_bad_yaml_and_missing_files(tmp_path):
         policy.load(bad)
     with pytest.raises(UserError, match="cannot read controller config"):
         policy.load(tmp_path / "missing.yaml")
+
+
+def test_daemon_settings_and_policy_params_are_checked():
+    cfg = policy.parse({"cycle_s": 2, "stale_windows": 2, "verify_timeout_s": 30, "planner_timeout_s": 9,
+                        "defaults": {"policy": "aniello-online", "params": {"beta": 0.3}}})
+    assert (cfg.cycle_s, cfg.stale_windows, cfg.verify_timeout_s, cfg.planner_timeout_s) == (2.0, 2.0, 30.0, 9.0)
+    assert policy.parse({}).stale_windows == 3.0
+    with pytest.raises(UserError, match=r"config.topologies.wc.params \(policy otd\): unknown key\(s\) \['beta'\]"):
+        policy.parse({"topologies": {"wc": {"policy": "otd", "params": {"beta": 0.3}}}})
+    with pytest.raises(UserError, match="config.stale_windows: must be a positive number"):
+        policy.parse({"stale_windows": True})

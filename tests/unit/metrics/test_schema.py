@@ -25,6 +25,7 @@ def test_the_shared_fixture_parses_with_every_value_in_place():
     score = d.executors[3]
     assert (score.child_processes, score.child_cpu_cores, score.queue_length) == (1, 0.082, None)
     assert d.executors[4].cpu_cores is None  # unknown stays unknown
+    assert [e.busy for e in d.executors] == [0.6002, 0.0401, 0.0, None, 0.0]
     assert [(p.src_task, p.dst_task, p.tuples) for p in d.traffic][:2] == [(5, 1, 600), (5, 2, 401)]
     busy = d.components[0]
     assert (busy.id, busy.type, busy.tasks) == ("busy", "bolt", (1, 2))
@@ -36,6 +37,12 @@ def test_unknown_fields_are_ignored_so_additions_need_no_new_version():
     d["future_section"] = {"x": 1}
     d["executors"][0]["gc_ms"] = 3
     assert document_from_dict(d).executors[0].component == "busy"
+
+
+def test_busy_is_optional_as_documents_written_before_it_lack_it():
+    d = fixture_dict()
+    del d["executors"][0]["busy"]
+    assert document_from_dict(d).executors[0].busy is None
 
 
 @pytest.mark.parametrize("mutate, message", [

@@ -44,6 +44,8 @@ public final class WorkerMetrics {
     private final DeltaTracker<Integer> emitted = new DeltaTracker<>(true);
     private final DeltaTracker<Integer> executed = new DeltaTracker<>(true);
     private final DeltaTracker<Long> pairs = new DeltaTracker<>(true);
+    private final DeltaTracker<Integer> executeSamples = new DeltaTracker<>(true);
+    private final DeltaTracker<Integer> executeSampleMs = new DeltaTracker<>(true);
     private ScheduledExecutorService loop;
     private long lastNanos = -1;
     private long lastProcessCpu = -1;
@@ -134,11 +136,15 @@ public final class WorkerMetrics {
         Map<Integer, Long> emittedNow = new HashMap<>();
         Map<Integer, Long> executedNow = new HashMap<>();
         Map<Long, Long> pairsNow = new HashMap<>();
+        Map<Integer, Long> samplesNow = new HashMap<>();
+        Map<Integer, Long> sampleMsNow = new HashMap<>();
         Map<Integer, String> components = new HashMap<>();
         for (TaskCounters c : current) {
             components.put(c.taskId(), c.component());
             emittedNow.put(c.taskId(), c.emitted());
             executedNow.put(c.taskId(), c.executed());
+            samplesNow.put(c.taskId(), c.executeSamples());
+            sampleMsNow.put(c.taskId(), c.executeSampleMs());
             for (int dst = 0, n = c.destinationSlots(); dst < n; dst++) {
                 long v = c.sentTo(dst);
                 if (v > 0) {
@@ -149,6 +155,8 @@ public final class WorkerMetrics {
         Map<Integer, Long> dEmitted = emitted.update(emittedNow);
         Map<Integer, Long> dExecuted = executed.update(executedNow);
         Map<Long, Long> dPairs = pairs.update(pairsNow);
+        Map<Integer, Long> dSamples = executeSamples.update(samplesNow);
+        Map<Integer, Long> dSampleMs = executeSampleMs.update(sampleMsNow);
 
         Map<ExecutorId, ThreadCpuSampler.ExecutorThread> threads = threadCpu.sample();
         Map<ExecutorId, List<Integer>> executors = ExecutorGrouping.group(components.keySet(), threads.keySet());
@@ -182,7 +190,7 @@ public final class WorkerMetrics {
             components, executors, dEmitted, dExecuted, dPairs, threads, children,
             setup.settings().clockTicksPerSecond(), queues,
             processCpu >= 0 && previousCpu >= 0 ? Math.max(0, processCpu - previousCpu) : null,
-            nodeWindow, cpuMhz, setup.components()));
+            nodeWindow, cpuMhz, setup.components(), dSamples, dSampleMs));
         setup.sink().publish(DocumentEncoder.encode(doc));
         return doc;
     }

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import io.nonstopstorm.workloads.grouping.GroupingCountWorkload;
 import io.nonstopstorm.workloads.keyed.KeyedWorkload;
 import io.nonstopstorm.workloads.linear.LinearWorkload;
 import io.nonstopstorm.workloads.multilang.MultilangWorkload;
@@ -13,7 +14,8 @@ import io.nonstopstorm.workloads.wordcount.WordCountWorkload;
 /** The registry of workloads by name: the one place a new topology is made submittable. */
 public final class Workloads {
     private static final List<Workload> ALL = List.of(new RelayWorkload(), new WordCountWorkload(false),
-        new WordCountWorkload(true), new LinearWorkload(), new MultilangWorkload(), new KeyedWorkload());
+        new WordCountWorkload(true), new LinearWorkload(), new MultilangWorkload(), new KeyedWorkload(),
+        new GroupingCountWorkload());
 
     private Workloads() {
     }

@@ -7,6 +7,7 @@ import io.nonstopstorm.grouping.signal.DelegationPolicy;
 import io.nonstopstorm.grouping.signal.LoadSignals;
 import io.nonstopstorm.grouping.signal.LoadSignalsProvider;
 import io.nonstopstorm.grouping.signal.NoLoadSignals;
+import io.nonstopstorm.grouping.signal.SignalEdge;
 import io.nonstopstorm.grouping.signal.WorkerSignal;
 
 import java.lang.reflect.InvocationTargetException;
@@ -24,9 +25,10 @@ import java.util.List;
  *       {@value GroupingDefaults#TIME_SLOT_MILLIS} ms; registered on the signal channel for the
  *       worker side;</li>
  *   <li>{@code signalsProvider}: class name of a {@link LoadSignalsProvider} (public no-arg
- *       constructor), default {@link NoLoadSignals} (static, even VW assignment);
+ *       constructor), default {@link MetricsPlaneLoadSignals} (the workers' load as the metrics plane
+ *       publishes it; across processes); {@link NoLoadSignals} keeps the even VW table;
  *       {@code io.nonstopstorm.grouping.signal.InProcessLoadSignals} works when sources and
- *       workers share a JVM.</li>
+ *       workers share a JVM and the worker bolts report themselves.</li>
  * </ul>
  * Signals that reached this source are applied before each routing decision.
  */
@@ -50,7 +52,7 @@ public class ConsistentGroupingStreamGrouping extends RoutingStreamGrouping {
 
     public ConsistentGroupingStreamGrouping(List<String> keyFields, double epsilon, int virtualWorkersPerWorker) {
         this(keyFields, epsilon, virtualWorkersPerWorker, GroupingDefaults.IDLE_BELOW, GroupingDefaults.BUSY_ABOVE,
-                GroupingDefaults.TIME_SLOT_MILLIS, NoLoadSignals.class.getName());
+                GroupingDefaults.TIME_SLOT_MILLIS, MetricsPlaneLoadSignals.class.getName());
     }
 
     public ConsistentGroupingStreamGrouping(List<String> keyFields, double epsilon, int virtualWorkersPerWorker,
@@ -67,13 +69,13 @@ public class ConsistentGroupingStreamGrouping extends RoutingStreamGrouping {
         this.virtualWorkersPerWorker = virtualWorkersPerWorker;
         this.policy = new DelegationPolicy(idleBelow, busyAbove, timeSlotMillis);
         this.signalsProvider = signalsProvider == null || signalsProvider.isBlank()
-                ? NoLoadSignals.class.getName() : signalsProvider;
+                ? MetricsPlaneLoadSignals.class.getName() : signalsProvider;
     }
 
     @Override
     protected KeyRouter createRouter(EdgeContext edge, int sourceTask) {
-        signals = instantiate(signalsProvider).open(edge.channelName(), policy);
-        signals.poll(sourceTask); // join the channel now; older signals are not for this source
+        signals = instantiate(signalsProvider).open(new SignalEdge(edge.channelName(), policy, edge.topologyId(),
+                edge.targetComponent(), edge.targetTasks(), edge.conf()));
         cg = new ConsistentGrouping(edge.workers(), virtualWorkersPerWorker, epsilon, DEFAULT_SEED);
         return cg;
     }

@@ -9,6 +9,7 @@ import org.apache.storm.tuple.Fields;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Maps Storm's custom-grouping calls onto a {@link KeyRouter}: the key is the values of the
@@ -47,7 +48,8 @@ public abstract class RoutingStreamGrouping implements CustomStreamGrouping {
             choices.add(List.of(task));
         }
         edge = new EdgeContext(stream.get_componentId(), stream.get_streamId(),
-                context.getComponentId(sorted.get(0)), sorted.size());
+                context.getComponentId(sorted.get(0)), List.copyOf(sorted), context.getStormId(),
+                context.getConf() == null ? Map.of() : context.getConf());
         router = null;
     }
 
@@ -84,8 +86,18 @@ public abstract class RoutingStreamGrouping implements CustomStreamGrouping {
         return indexes;
     }
 
-    /** What a router needs to know about the edge it serves. */
-    public record EdgeContext(String sourceComponent, String streamId, String targetComponent, int workers) {
+    /**
+     * What a router needs to know about the edge it serves.
+     *
+     * @param targetTasks the target tasks sorted ascending (worker index = position)
+     * @param conf        the topology conf the worker runs with
+     */
+    public record EdgeContext(String sourceComponent, String streamId, String targetComponent,
+                              List<Integer> targetTasks, String topologyId, Map<String, Object> conf) {
+        public int workers() {
+            return targetTasks.size();
+        }
+
         /** Name of the edge's load-signal channel: {@code <source>:<stream>-><target>}. */
         public String channelName() {
             return SignalChannels.name(sourceComponent, streamId, targetComponent);

@@ -62,7 +62,28 @@ public final class WindowAssembler {
         QueueLevel q = in.queues().get(id);
         return new MetricsDocument.Executor(id, in.taskComponents().get(tasks.get(0)), List.copyOf(tasks), cpu,
             childProcesses, childCpu, q == null ? null : q.length(), q == null ? null : q.capacity(),
-            round(emitted / secs), round(executed / secs));
+            round(emitted / secs), round(executed / secs), busy(in, tasks, secs));
+    }
+
+    /**
+     * Fraction of the window spent in execute: per task, executes x mean sampled execute time, summed over
+     * the executor's tasks (they share its thread). Null when a task executed tuples but none was sampled;
+     * 0 when nothing was executed.
+     */
+    static Double busy(WindowInputs in, List<Integer> tasks, double secs) {
+        double busyMs = 0;
+        for (int t : tasks) {
+            long executed = in.executed().getOrDefault(t, 0L);
+            if (executed == 0) {
+                continue;
+            }
+            long samples = in.executeSamples().getOrDefault(t, 0L);
+            if (samples == 0) {
+                return null;
+            }
+            busyMs += executed * (in.executeSampleMs().getOrDefault(t, 0L) / (double) samples);
+        }
+        return round(busyMs / (secs * 1000));
     }
 
     /** Four decimals: well below any measurable difference, and documents stay short. */

@@ -14,6 +14,8 @@ import io.nonstopstorm.metrics.proc.NodeSampler;
  * @param executors    executor -> its tasks (of registered user tasks only)
  * @param pairTuples   PairKey -> tuples sent in the window
  * @param processCpuNanos null until a full window is known
+ * @param executeSamples  task -> executes whose duration Storm sampled in the window
+ * @param executeSampleMs task -> summed duration of those sampled executes, ms
  */
 public record WindowInputs(
     String topologyId, String host, int port, long pid, long startedAtMs,
@@ -25,5 +27,23 @@ public record WindowInputs(
     Map<ExecutorId, ChildCpuSampler.ChildCpu> children, int clockTicksPerSecond,
     Map<ExecutorId, QueueLevel> queues,
     Long processCpuNanos, NodeSampler.NodeWindow node, Double cpuMhz,
-    List<MetricsDocument.Component> components) {
+    List<MetricsDocument.Component> components,
+    Map<Integer, Long> executeSamples, Map<Integer, Long> executeSampleMs) {
+
+    /** Inputs without execute samples: every executor's {@code busy} is unknown (or 0 when it executed nothing). */
+    public WindowInputs(
+        String topologyId, String host, int port, long pid, long startedAtMs,
+        long endMs, long windowNanos, long seq, int periodS,
+        Map<Integer, String> taskComponents,
+        Map<ExecutorId, List<Integer>> executors,
+        Map<Integer, Long> emitted, Map<Integer, Long> executed, Map<Long, Long> pairTuples,
+        Map<ExecutorId, ThreadCpuSampler.ExecutorThread> threads,
+        Map<ExecutorId, ChildCpuSampler.ChildCpu> children, int clockTicksPerSecond,
+        Map<ExecutorId, QueueLevel> queues,
+        Long processCpuNanos, NodeSampler.NodeWindow node, Double cpuMhz,
+        List<MetricsDocument.Component> components) {
+        this(topologyId, host, port, pid, startedAtMs, endMs, windowNanos, seq, periodS, taskComponents, executors,
+            emitted, executed, pairTuples, threads, children, clockTicksPerSecond, queues, processCpuNanos, node, cpuMhz,
+            components, Map.of(), Map.of());
+    }
 }

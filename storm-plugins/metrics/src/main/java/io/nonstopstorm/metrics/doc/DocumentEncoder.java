@@ -94,6 +94,7 @@ public final class DocumentEncoder {
         m.put("queue_capacity", e.queueCapacity());
         m.put("emitted_per_s", e.emittedPerS());
         m.put("executed_per_s", e.executedPerS());
+        m.put("busy", e.busy());
         return m;
     }
 

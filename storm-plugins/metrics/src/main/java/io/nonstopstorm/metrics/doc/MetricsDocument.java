@@ -26,9 +26,21 @@ public record MetricsDocument(String topologyId, Worker worker, Window window, N
     public record Net(String iface, double rxBytesPerS, double txBytesPerS) {
     }
 
+    /**
+     * @param busy fraction of the window the executor spent in {@code execute} (Storm UI's "capacity"),
+     *             estimated from Storm's sampled execute times; null when it executed tuples but none was sampled
+     */
     public record Executor(ExecutorId id, String component, List<Integer> tasks, Double cpuCores,
                            int childProcesses, Double childCpuCores, Integer queueLength, Integer queueCapacity,
-                           double emittedPerS, double executedPerS) {
+                           double emittedPerS, double executedPerS, Double busy) {
+
+        /** An executor whose busy fraction is not known. */
+        public Executor(ExecutorId id, String component, List<Integer> tasks, Double cpuCores, int childProcesses,
+                        Double childCpuCores, Integer queueLength, Integer queueCapacity, double emittedPerS,
+                        double executedPerS) {
+            this(id, component, tasks, cpuCores, childProcesses, childCpuCores, queueLength, queueCapacity,
+                emittedPerS, executedPerS, null);
+        }
     }
 
     public record Pair(int srcTask, int dstTask, long tuples, double tuplesPerS) {

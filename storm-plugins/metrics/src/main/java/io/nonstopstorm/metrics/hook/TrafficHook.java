@@ -64,6 +64,9 @@ public class TrafficHook extends BaseTaskHook {
         TaskCounters c = counters;
         if (c != null && !SystemIds.isSystem(info.tuple.getSourceStreamId())) {
             c.countExecuted();
+            if (info.executeLatencyMs != null) {
+                c.countExecuteSample(info.executeLatencyMs);
+            }
         }
     }
 

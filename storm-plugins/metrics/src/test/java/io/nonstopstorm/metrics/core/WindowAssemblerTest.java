@@ -74,6 +74,24 @@ class WindowAssemblerTest {
     }
 
     @Test
+    void busyIsExecutesTimesMeanSampledExecuteTimeOverTheWindowPerExecutor() {
+        ExecutorId pair = new ExecutorId(1, 2);
+        ExecutorId unsampled = ExecutorId.single(3);
+        ExecutorId idle = ExecutorId.single(4);
+        // 4 s window; task 1: 400 executes, 40 sampled, 120 ms in all -> 3 ms each -> 1.2 s busy;
+        // task 2: 40 executes, 4 sampled, 20 ms -> 5 ms each -> 0.2 s busy; together 1.4 s of 4 s.
+        WindowInputs in = new WindowInputs("t", "h", 1, 1, 0, 0, FOUR_S, 1, 4,
+            Map.of(1, "a", 2, "a", 3, "b", 4, "c"), Map.of(pair, List.of(1, 2), unsampled, List.of(3), idle, List.of(4)),
+            Map.of(), Map.of(1, 400L, 2, 40L, 3, 10L), Map.of(), Map.of(), Map.of(), 100, Map.of(), null,
+            new NodeSampler.NodeWindow(1, null, Map.of()), null, List.of(),
+            Map.of(1, 40L, 2, 4L), Map.of(1, 120L, 2, 20L));
+        MetricsDocument d = WindowAssembler.assemble(in);
+        assertEquals(0.35, d.executors().get(0).busy());
+        assertNull(d.executors().get(1).busy(), "executed but never sampled: unknown");
+        assertEquals(0.0, d.executors().get(2).busy(), "executed nothing: not busy");
+    }
+
+    @Test
     void anEmptyWindowIsRejected() {
         WindowInputs in = new WindowInputs("t", "h", 1, 1, 0, 0, 0, 1, 3, Map.of(), Map.of(), Map.of(), Map.of(),
             Map.of(), Map.of(), Map.of(), 100, Map.of(), null, new NodeSampler.NodeWindow(1, null, Map.of()), null,

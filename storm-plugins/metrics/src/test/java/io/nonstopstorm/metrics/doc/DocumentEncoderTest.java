@@ -31,11 +31,11 @@ class DocumentEncoderTest {
             new MetricsDocument.Node(2, 2596.142, 1.1875, List.of(
                 new MetricsDocument.Net("lo", 182733.5, 182733.5), new MetricsDocument.Net("eth0", 0.0, 0.0))),
             List.of(
-                new MetricsDocument.Executor(new ExecutorId(1, 1), "busy", List.of(1), 0.1012, 0, 0.0, 3, 32768, 0.0, 119.9496),
-                new MetricsDocument.Executor(new ExecutorId(3, 4), "idle", List.of(3, 4), 0.0041, 0, 0.0, 0, 32768, 0.0, 200.116),
-                new MetricsDocument.Executor(new ExecutorId(5, 5), "keys", List.of(5), 0.0533, 0, 0.0, 0, 32768, 200.116, 0.0),
-                new MetricsDocument.Executor(new ExecutorId(6, 6), "score", List.of(6), 0.0117, 1, 0.082, null, null, 0.0, 40.0),
-                new MetricsDocument.Executor(new ExecutorId(7, 7), "score", List.of(7), null, 1, null, null, null, 0.0, 0.0)),
+                new MetricsDocument.Executor(new ExecutorId(1, 1), "busy", List.of(1), 0.1012, 0, 0.0, 3, 32768, 0.0, 119.9496, 0.6002),
+                new MetricsDocument.Executor(new ExecutorId(3, 4), "idle", List.of(3, 4), 0.0041, 0, 0.0, 0, 32768, 0.0, 200.116, 0.0401),
+                new MetricsDocument.Executor(new ExecutorId(5, 5), "keys", List.of(5), 0.0533, 0, 0.0, 0, 32768, 200.116, 0.0, 0.0),
+                new MetricsDocument.Executor(new ExecutorId(6, 6), "score", List.of(6), 0.0117, 1, 0.082, null, null, 0.0, 40.0, null),
+                new MetricsDocument.Executor(new ExecutorId(7, 7), "score", List.of(7), null, 1, null, null, null, 0.0, 0.0, 0.0)),
             List.of(
                 new MetricsDocument.Pair(5, 1, 600, 119.9496),
                 new MetricsDocument.Pair(5, 2, 401, 80.1663),

@@ -62,6 +62,19 @@ class TrafficHookTest {
     }
 
     @Test
+    void sampledExecuteTimesAreSummedAndUnsampledOnesSkipped() {
+        TaskCounters c = new TaskCounters(2, "count", 4);
+        TrafficHook hook = new TrafficHook(c);
+        hook.boltExecute(new BoltExecuteInfo(tuple("keys", 1, "default"), 2, 3L));
+        hook.boltExecute(new BoltExecuteInfo(tuple("keys", 1, "default"), 2, -1L)); // Storm: not sampled
+        hook.boltExecute(new BoltExecuteInfo(tuple("keys", 1, "default"), 2, 0L));
+        hook.boltExecute(new BoltExecuteInfo(tuple("__system", -1, "__tick"), 2, 9L));
+        assertEquals(3, c.executed());
+        assertEquals(2, c.executeSamples());
+        assertEquals(3, c.executeSampleMs());
+    }
+
+    @Test
     void aHookThatNeverPreparedCountsNothingAndDoesNotFail() {
         TrafficHook hook = new TrafficHook();
         hook.emit(new EmitInfo(List.of("a"), "default", 1, List.of(2)));

@@ -59,8 +59,8 @@ public class PlanFollowingScheduler implements IScheduler {
         this.clock = clock;
     }
 
-    /** For tests: use this channel instead of connecting in {@link #prepare}. */
-    PlanFollowingScheduler(ZkPlanChannel channel, LongSupplier clock) {
+    /** Uses this channel instead of connecting in {@link #prepare} (a composing scheduler's, or a test's). */
+    public PlanFollowingScheduler(ZkPlanChannel channel, LongSupplier clock) {
         this.clock = clock;
         this.channel = channel;
     }
@@ -99,30 +99,51 @@ public class PlanFollowingScheduler implements IScheduler {
         Set<String> alive = new HashSet<>();
         for (TopologyDetails td : all) {
             alive.add(td.getId());
-            try {
-                boolean lostExecutors = !cluster.getUnassignedExecutors(td).isEmpty();
-                if (lostExecutors || cluster.getAssignmentById(td.getId()) == null) {
-                    // Not (fully) placed: the default places it first; a plan waits for the next round.
-                    toDefault.add(td);
-                    continue;
-                }
-                followPlan(td, cluster);
-                if (!planned.contains(td.getId())) {
-                    toDefault.add(td);
-                }
-            } catch (Exception | LinkageError | AssertionError e) {
-                LOG.error("plan-following scheduler failed on {}; leaving it to the DefaultScheduler", td.getId(), e);
-                safeStatus(cluster, td, "nonstop plan: internal error " + e + "; using DefaultScheduler");
+            if (step(td, cluster) != Hold.FOLLOWS_PLAN) {
                 toDefault.add(td);
             }
         }
-        decided.keySet().retainAll(alive);
-        planned.retainAll(alive);
+        forgetAllBut(alive);
         try {
             DefaultFallback.schedule(cluster, toDefault);
         } catch (RuntimeException | LinkageError | AssertionError e) {
             LOG.error("DefaultScheduler failed", e);
         }
+    }
+
+    /** Who places a topology after {@link #step}. */
+    public enum Hold {
+        /** Some executors have no slot: someone else places it first; a plan waits for the next round. */
+        NOT_PLACED,
+        /** Its placement follows an applied (or already matching) plan: leave it alone. */
+        FOLLOWS_PLAN,
+        /** No plan concerns it (none, or rejected): its usual scheduler decides. */
+        FREE
+    }
+
+    /**
+     * One topology's plan work this round: decides its plan znode if there is an undecided version, then
+     * says whether the plan holds the topology. Never throws.
+     */
+    public Hold step(TopologyDetails td, Cluster cluster) {
+        try {
+            boolean lostExecutors = !cluster.getUnassignedExecutors(td).isEmpty();
+            if (lostExecutors || cluster.getAssignmentById(td.getId()) == null) {
+                return Hold.NOT_PLACED;
+            }
+            followPlan(td, cluster);
+            return planned.contains(td.getId()) ? Hold.FOLLOWS_PLAN : Hold.FREE;
+        } catch (Exception | LinkageError | AssertionError e) {
+            LOG.error("plan-following scheduler failed on {}; leaving it to the DefaultScheduler", td.getId(), e);
+            safeStatus(cluster, td, "nonstop plan: internal error " + e + "; using DefaultScheduler");
+            return Hold.FREE;
+        }
+    }
+
+    /** Drops what is remembered about topologies that are gone. */
+    public void forgetAllBut(Set<String> aliveTopologyIds) {
+        decided.keySet().retainAll(aliveTopologyIds);
+        planned.retainAll(aliveTopologyIds);
     }
 
     private void followPlan(TopologyDetails td, Cluster cluster) throws Exception {

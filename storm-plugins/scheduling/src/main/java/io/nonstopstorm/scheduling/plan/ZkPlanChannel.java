@@ -1,25 +1,24 @@
 package io.nonstopstorm.scheduling.plan;
 
+import io.nonstopstorm.scheduling.zk.ZkClients;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFramework;
-import org.apache.storm.shade.org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.storm.shade.org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.storm.shade.org.apache.zookeeper.KeeperException;
 import org.apache.storm.shade.org.apache.zookeeper.data.Stat;
 
 /**
  * The project's znodes for plans and decisions, outside Storm's own root:
  * {@code /nonstop/plans/<topology-name>} (written by the controller) and
- * {@code /nonstop/decisions/<topology-name>} (written here). Uses Storm's shaded Curator with the
- * ZooKeeper servers of Nimbus's conf.
+ * {@code /nonstop/decisions/<topology-name>} (written here), and the placing schedulers' own decisions
+ * {@code /nonstop/decisions/<topology-name>.scheduler}. Uses Storm's shaded Curator with the ZooKeeper
+ * servers of Nimbus's conf.
  */
 public final class ZkPlanChannel implements AutoCloseable {
     public static final String PLANS = "/nonstop/plans";
     public static final String DECISIONS = "/nonstop/decisions";
+    public static final String SCHEDULER_DECISION_SUFFIX = ".scheduler";
 
     /** A plan znode's content with its data version and last-modified time. */
     public record VersionedPlan(String json, int version, long modifiedAtMs) {
@@ -27,27 +26,19 @@ public final class ZkPlanChannel implements AutoCloseable {
 
     private final CuratorFramework client;
 
-    private ZkPlanChannel(CuratorFramework client) {
+    /** Uses (and on {@link #close} closes) this client. */
+    public ZkPlanChannel(CuratorFramework client) {
         this.client = client;
     }
 
     /** Connects (in the background) to the servers named by storm.zookeeper.servers/port. */
     public static ZkPlanChannel fromStormConf(Map<String, Object> conf) {
-        @SuppressWarnings("unchecked")
-        List<String> servers = (List<String>) conf.get("storm.zookeeper.servers");
-        if (servers == null || servers.isEmpty()) {
-            throw new IllegalArgumentException("storm.zookeeper.servers is not set");
-        }
-        Object port = conf.getOrDefault("storm.zookeeper.port", 2181);
-        String connect = servers.stream().map(s -> s + ":" + port).collect(Collectors.joining(","));
-        CuratorFramework c = CuratorFrameworkFactory.builder()
-            .connectString(connect)
-            .sessionTimeoutMs(20_000)
-            .connectionTimeoutMs(5_000)
-            .retryPolicy(new ExponentialBackoffRetry(200, 3))
-            .build();
-        c.start();
-        return new ZkPlanChannel(c);
+        return new ZkPlanChannel(ZkClients.fromStormConf(conf));
+    }
+
+    /** The client, for other readers of the project's znodes that should share the connection. */
+    public CuratorFramework client() {
+        return client;
     }
 
     public Optional<VersionedPlan> plan(String topologyName) throws Exception {
@@ -78,7 +69,23 @@ public final class ZkPlanChannel implements AutoCloseable {
     }
 
     public void writeDecision(String topologyName, String json) throws Exception {
-        String path = DECISIONS + "/" + topologyName;
+        write(DECISIONS + "/" + topologyName, json);
+    }
+
+    /**
+     * What a placing scheduler (not a plan) last did to a topology: {@code /nonstop/decisions/<name>.scheduler}.
+     * A sibling of the plan decision, so neither overwrites the other; Storm forbids '.' in topology names,
+     * so the suffix cannot clash with another topology's decision.
+     */
+    public void writeSchedulerDecision(String topologyName, String json) throws Exception {
+        write(schedulerDecisionPath(topologyName), json);
+    }
+
+    public static String schedulerDecisionPath(String topologyName) {
+        return DECISIONS + "/" + topologyName + SCHEDULER_DECISION_SUFFIX;
+    }
+
+    private void write(String path, String json) throws Exception {
         byte[] data = json.getBytes(StandardCharsets.UTF_8);
         try {
             client.setData().forPath(path, data);

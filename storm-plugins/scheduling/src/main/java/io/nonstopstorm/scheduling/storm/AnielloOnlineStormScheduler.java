@@ -41,7 +41,7 @@ public class AnielloOnlineStormScheduler extends ConfiguredScheduler {
     private final LongSupplier clockMillis;
     private final Map<String, Long> lastCandidateMillis = new HashMap<>();
 
-    /** What Nimbus instantiates: no metrics source wired yet, wall clock. */
+    /** Standalone, without measurements (it then only places offline); the dispatcher wires the metrics plane. */
     public AnielloOnlineStormScheduler() {
         this(SchedulingMetrics.none(), System::currentTimeMillis);
     }
@@ -54,6 +54,11 @@ public class AnielloOnlineStormScheduler extends ConfiguredScheduler {
     @Override
     protected String name() {
         return NAME;
+    }
+
+    @Override
+    protected boolean usesMeasurements() {
+        return true;
     }
 
     @Override

@@ -14,15 +14,18 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What every nonstop scheduler shares. A topology opts in with {@code nonstop.scheduler: <name>} in its
  * configuration; all other topologies go to Storm's DefaultScheduler. For an opted-in topology the
  * subclass returns a step (a target placement or "leave it") or a failure; a failure or any exception
  * falls back to the DefaultScheduler for that topology only, with the reason in the topology status and
- * the log. {@link #schedule} never throws.
+ * the log. {@link #schedule} never throws. The key's value is matched trimmed and in any case, against
+ * {@link #name()} and {@link #aliases()}.
  */
 public abstract class ConfiguredScheduler implements IScheduler {
 
@@ -62,34 +65,74 @@ public abstract class ConfiguredScheduler implements IScheduler {
         return Map.of();
     }
 
+    /** Other values of {@link #SCHEDULER_KEY} that select this scheduler. */
+    protected Set<String> aliases() {
+        return Set.of();
+    }
+
+    /** Whether a topology's {@link #SCHEDULER_KEY} value (trimmed, any case) selects this scheduler. */
+    public final boolean selects(String value) {
+        String v = normalise(value);
+        return v != null && (v.equals(name()) || aliases().contains(v));
+    }
+
+    static String normalise(String value) {
+        return value == null ? null : value.trim().toLowerCase(Locale.ROOT);
+    }
+
+    /** Told about every topology whose placement this scheduler (or its fallback) changed in a round. */
+    @FunctionalInterface
+    public interface DecisionSink {
+        void placementChanged(TopologyDetails td, String scheduler, Decision decision);
+    }
+
+    /**
+     * What was done to one topology: {@code fallback} when the DefaultScheduler placed it because this
+     * scheduler could not, the status text, and the placements before and after.
+     */
+    public record Decision(boolean fallback, String status, Placement before, Placement after) {
+    }
+
+    private DecisionSink sink = (td, scheduler, decision) -> { };
+
+    public void recordDecisionsWith(DecisionSink sink) {
+        this.sink = sink;
+    }
+
     @Override
     public final void schedule(Topologies topologies, Cluster cluster) {
         List<TopologyDetails> others = new ArrayList<>();
         List<TopologyDetails> all = new ArrayList<>(topologies.getTopologies());
         all.sort(Comparator.comparing(TopologyDetails::getId));
         for (TopologyDetails td : all) {
-            if (!name().equals(new TopologyConf(td.getConf()).string(SCHEDULER_KEY))) {
+            if (!selects(new TopologyConf(td.getConf()).string(SCHEDULER_KEY))) {
                 others.add(td);
                 continue;
             }
+            Placement before = StormModelMapper.placement(cluster, td.getId());
+            boolean fallback = false;
+            String status;
             try {
                 Outcome<Step> outcome = plan(td, cluster);
                 if (outcome instanceof Outcome.Failure<Step> f) {
-                    fallBack(td, cluster, f.reason());
-                    continue;
+                    status = fallBack(td, cluster, f.reason());
+                    fallback = true;
+                } else {
+                    Step step = outcome.orElseThrow();
+                    status = step.status();
+                    if (step.target().isPresent()) {
+                        int changed = PlacementApplier.apply(cluster, td, step.target().get());
+                        status += changed == 0 ? " (no change)" : " (" + changed + " slot(s) changed)";
+                        LOG.info("{} placed {}: {}", name(), td.getId(), status);
+                    }
+                    cluster.setStatus(td.getId(), "nonstop " + name() + ": " + status);
                 }
-                Step step = outcome.orElseThrow();
-                String status = step.status();
-                if (step.target().isPresent()) {
-                    int changed = PlacementApplier.apply(cluster, td, step.target().get());
-                    status += changed == 0 ? " (no change)" : " (" + changed + " slot(s) changed)";
-                    LOG.info("{} placed {}: {}", name(), td.getId(), status);
-                }
-                cluster.setStatus(td.getId(), "nonstop " + name() + ": " + status);
             } catch (RuntimeException | LinkageError | AssertionError e) {
                 LOG.error("{} failed on topology {}", name(), td.getId(), e);
-                fallBack(td, cluster, e.toString());
+                status = fallBack(td, cluster, e.toString());
+                fallback = true;
             }
+            report(td, cluster, new Decision(fallback, status, before, Placement.empty()));
         }
         try {
             DefaultFallback.schedule(cluster, others);
@@ -98,23 +141,47 @@ public abstract class ConfiguredScheduler implements IScheduler {
         }
     }
 
-    private void fallBack(TopologyDetails td, Cluster cluster, String reason) {
-        LOG.warn("{} cannot place {}: {}; falling back to DefaultScheduler", name(), td.getId(), reason);
+    /** Tells the sink when the placement changed; a sink's trouble never reaches Nimbus. */
+    private void report(TopologyDetails td, Cluster cluster, Decision d) {
         try {
-            cluster.setStatus(td.getId(), "nonstop " + name() + " failed: " + reason + "; using DefaultScheduler");
+            Placement after = StormModelMapper.placement(cluster, td.getId());
+            if (!after.equals(d.before())) {
+                sink.placementChanged(td, name(), new Decision(d.fallback(), d.status(), d.before(), after));
+            }
+        } catch (RuntimeException | LinkageError | AssertionError e) {
+            LOG.warn("{}: recording the decision on {} failed", name(), td.getId(), e);
+        }
+    }
+
+    private String fallBack(TopologyDetails td, Cluster cluster, String reason) {
+        LOG.warn("{} cannot place {}: {}; falling back to DefaultScheduler", name(), td.getId(), reason);
+        String status = "failed: " + reason + "; using DefaultScheduler";
+        try {
+            cluster.setStatus(td.getId(), "nonstop " + name() + " " + status);
             DefaultFallback.schedule(cluster, List.of(td));
         } catch (RuntimeException | LinkageError | AssertionError e) {
             LOG.error("DefaultScheduler fallback failed for {}", td.getId(), e);
         }
+        return status;
+    }
+
+    /** Whether {@link #plan} reads the metrics plane (the dispatcher then refreshes it first). */
+    protected boolean usesMeasurements() {
+        return false;
     }
 
     /** CPU capacity of a node: its scheduler meta, else Nimbus's default, else unbounded. */
     protected double nodeCapacity(SupervisorDetails sup) {
-        if (sup.getSchedulerMeta() instanceof Map<?, ?> meta && meta.get(NODE_CAPACITY_KEY) != null) {
+        return nodeSetting(sup, NODE_CAPACITY_KEY, Double.POSITIVE_INFINITY);
+    }
+
+    /** A non-negative per-node number: the supervisor's {@code supervisor.scheduler.meta}, else Nimbus's conf. */
+    protected double nodeSetting(SupervisorDetails sup, String key, double fallback) {
+        if (sup != null && sup.getSchedulerMeta() instanceof Map<?, ?> meta && meta.get(key) != null) {
             @SuppressWarnings("unchecked")
             Map<String, Object> m = (Map<String, Object>) meta;
-            return new TopologyConf(m).nonNegative(NODE_CAPACITY_KEY, Double.POSITIVE_INFINITY);
+            return new TopologyConf(m).nonNegative(key, fallback);
         }
-        return new TopologyConf(nimbusConf).nonNegative(NODE_CAPACITY_KEY, Double.POSITIVE_INFINITY);
+        return new TopologyConf(nimbusConf).nonNegative(key, fallback);
     }
 }

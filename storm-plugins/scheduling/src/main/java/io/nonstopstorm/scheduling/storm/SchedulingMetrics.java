@@ -2,6 +2,7 @@ package io.nonstopstorm.scheduling.storm;
 
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
 import io.nonstopstorm.scheduling.model.LoadSample;
+import io.nonstopstorm.scheduling.model.NodeReading;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
 
 import java.util.List;
@@ -9,8 +10,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Runtime measurements the traffic-aware schedulers need, supplied by the metrics plane. CPU values are
- * in the unit of the node capacities (Hz for the Aniello scheduler).
+ * Runtime measurements the traffic-aware schedulers need, supplied by the metrics plane
+ * ({@link ZkSchedulingMetrics}). CPU values are in the unit of the node capacities (Hz for the Aniello
+ * scheduler); nodes are supervisor ids.
  */
 public interface SchedulingMetrics {
 
@@ -25,6 +27,19 @@ public interface SchedulingMetrics {
 
     /** Recent total CPU load samples per node (for the overload window). */
     Map<String, List<LoadSample>> nodeLoadHistory();
+
+    /** The newest size and use of each node (by supervisor id); nodes without a fresh figure are absent. */
+    default Map<String, NodeReading> nodeReadings() {
+        return Map.of();
+    }
+
+    /**
+     * Reads the newest measurements; the dispatcher calls it once at the start of a round that needs them.
+     *
+     * @param hostOfNode supervisor id → the host its workers advertise (how the measurements name nodes)
+     */
+    default void refresh(Map<String, String> hostOfNode) {
+    }
 
     /** No measurements at all: traffic-based rescheduling never triggers. */
     static SchedulingMetrics none() {

@@ -10,6 +10,7 @@ import org.apache.storm.scheduler.TopologyDetails;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Shukla &amp; Simmhan's slot-aware mapping (SAM) as a Nimbus plugin. The model-based allocation (threads
@@ -17,7 +18,7 @@ import java.util.Map;
  * as the paper's offline planner writes it:
  *
  * <pre>
- * nonstop.scheduler: slot-aware
+ * nonstop.scheduler: slot-aware              # or: sam
  * nonstop.sam.allocation:
  *   parse: {cpu: 1.55, memory: 1.23, bundle: 1}
  *   source: {cpu: 0.10, memory: 0.15}          # no bundle: partial only
@@ -35,6 +36,11 @@ public class SlotAwareStormScheduler extends ConfiguredScheduler {
     @Override
     protected String name() {
         return NAME;
+    }
+
+    @Override
+    protected Set<String> aliases() {
+        return Set.of("sam");
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nonstopstorm.scheduling.storm.NonstopScheduler;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -34,14 +35,21 @@ import org.apache.storm.topology.base.BaseRichSpout;
 import org.apache.storm.utils.Utils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** The scheduler against a real (in-process) ZooKeeper and real Storm scheduler objects. */
+/**
+ * The scheduler against a real (in-process) ZooKeeper and real Storm scheduler objects; every test also
+ * runs on the dispatcher ({@link NonstopScheduler}), which must follow plans for topologies without
+ * {@code nonstop.scheduler} exactly as the plan-following scheduler does.
+ */
 class PlanFollowingSchedulerTest {
     private static InProcessZookeeper zk;
     private static CuratorFramework client;
     private static Map<String, Object> conf;
-    private static final List<PlanFollowingScheduler> CREATED = new ArrayList<>();
+    private static final List<IScheduler> CREATED = new ArrayList<>();
+    private static final String PLAN_FOLLOWING = "plan-following";
+    private static final String NONSTOP = "nonstop";
 
     @BeforeAll
     static void startZk() throws Exception {
@@ -55,7 +63,7 @@ class PlanFollowingSchedulerTest {
 
     @AfterAll
     static void stopZk() throws Exception {
-        CREATED.forEach(PlanFollowingScheduler::cleanup);
+        CREATED.forEach(IScheduler::cleanup);
         client.close();
         zk.close();
     }
@@ -167,17 +175,19 @@ class PlanFollowingSchedulerTest {
         return new String(client.getData().forPath(ZkPlanChannel.DECISIONS + "/" + name), StandardCharsets.UTF_8);
     }
 
-    private static PlanFollowingScheduler scheduler() {
-        PlanFollowingScheduler s = new PlanFollowingScheduler(() -> 42L);
+    private static IScheduler scheduler(String kind) {
+        IScheduler s = kind.equals(NONSTOP) ? new NonstopScheduler() : new PlanFollowingScheduler(() -> 42L);
         s.prepare(conf, new StormMetricsRegistry());
         CREATED.add(s);
         return s;
     }
 
-    @Test
-    void movesOneExecutorTouchingOnlyTheTwoSlotsInvolvedAndRecordsTheDecision() throws Exception {
-        TopologyDetails td = relay("relay-a", "relay-a-1-100");
-        PlanFollowingScheduler s = scheduler();
+    @ParameterizedTest
+    @ValueSource(strings = {PLAN_FOLLOWING, NONSTOP})
+    void movesOneExecutorTouchingOnlyTheTwoSlotsInvolvedAndRecordsTheDecision(String kind) throws Exception {
+        String name = "relay-a-" + kind;
+        TopologyDetails td = relay(name, name + "-1-100");
+        IScheduler s = scheduler(kind);
         Cluster first = cluster(new HashMap<>(), td);
         s.schedule(new Topologies(td), first);
         Map<WorkerSlot, Set<ExecutorDetails>> before = slots(first, td.getId());
@@ -202,7 +212,7 @@ class PlanFollowingSchedulerTest {
         }
         assertNotNull(moved);
         String host = supervisors().get(to.getNodeId()).getHost();
-        writePlan("relay-a", "{\"request_id\":\"req-1\",\"placement\":{\"[" + moved.getStartTask() + ","
+        writePlan(name, "{\"request_id\":\"req-1\",\"placement\":{\"[" + moved.getStartTask() + ","
                              + moved.getEndTask() + "]\":\"" + host + ":" + to.getPort() + "\"}}");
         Cluster second = nextRound(first, td);
         s.schedule(new Topologies(td), second);
@@ -210,9 +220,9 @@ class PlanFollowingSchedulerTest {
         assertEquals(before.keySet(), after.keySet(), "same two workers");
         assertTrue(after.get(to).contains(moved) && !after.get(from).contains(moved));
         assertEquals(before.get(from).size() - 1, after.get(from).size());
-        String d = decision("relay-a");
+        String d = decision(name);
         assertTrue(d.contains("\"status\":\"applied\"") && d.contains("\"request_id\":\"req-1\"")
-                   && d.contains("\"topology_id\":\"relay-a-1-100\"") && d.contains("\"plan_version\":0"), d);
+                   && d.contains("\"topology_id\":\"" + name + "-1-100\"") && d.contains("\"plan_version\":0"), d);
         assertTrue(second.getStatusMap().get(td.getId()).contains("applied"), second.getStatusMap().toString());
 
         // Later rounds neither re-apply the plan nor let the default "even out" the planned placement.
@@ -221,52 +231,56 @@ class PlanFollowingSchedulerTest {
         assertEquals(after, slots(third, td.getId()));
         // A fresh scheduler (Nimbus restart) respects the stored decision.
         Cluster fourth = nextRound(third, td);
-        scheduler().schedule(new Topologies(td), fourth);
+        scheduler(kind).schedule(new Topologies(td), fourth);
         assertEquals(after, slots(fourth, td.getId()));
     }
 
-    @Test
-    void aPlanNamingAMissingExecutorOrPortIsRejectedAndNothingMoves() throws Exception {
-        TopologyDetails td = relay("relay-b", "relay-b-1-100");
-        PlanFollowingScheduler s = scheduler();
+    @ParameterizedTest
+    @ValueSource(strings = {PLAN_FOLLOWING, NONSTOP})
+    void aPlanNamingAMissingExecutorOrPortIsRejectedAndNothingMoves(String kind) throws Exception {
+        String name = "relay-b-" + kind;
+        TopologyDetails td = relay(name, name + "-1-100");
+        IScheduler s = scheduler(kind);
         Cluster first = cluster(new HashMap<>(), td);
         s.schedule(new Topologies(td), first);
         Map<WorkerSlot, Set<ExecutorDetails>> before = slots(first, td.getId());
 
-        writePlan("relay-b", "{\"placement\":{\"[99,99]\":\"127.0.0.11:6700\"}}");
+        writePlan(name, "{\"placement\":{\"[99,99]\":\"127.0.0.11:6700\"}}");
         Cluster second = nextRound(first, td);
         s.schedule(new Topologies(td), second);
         assertEquals(before, slots(second, td.getId()));
-        String d = decision("relay-b");
-        assertTrue(d.contains("\"status\":\"rejected\"") && d.contains("executor [99,99] is not an executor of relay-b-1-100"), d);
+        String d = decision(name);
+        assertTrue(d.contains("\"status\":\"rejected\"") && d.contains("executor [99,99] is not an executor of " + name + "-1-100"), d);
 
-        writePlan("relay-b", "{\"placement\":{\"[2,2]\":\"127.0.0.11:9999\"}}");
+        writePlan(name, "{\"placement\":{\"[2,2]\":\"127.0.0.11:9999\"}}");
         Cluster third = nextRound(second, td);
         s.schedule(new Topologies(td), third);
         assertEquals(before, slots(third, td.getId()));
-        d = decision("relay-b");
+        d = decision(name);
         assertTrue(d.contains("\"plan_version\":1") && d.contains("port 9999 is not a worker slot"), d);
 
-        writePlan("relay-b", "garbage");
+        writePlan(name, "garbage");
         Cluster fourth = nextRound(third, td);
         s.schedule(new Topologies(td), fourth);
         assertEquals(before, slots(fourth, td.getId()));
-        assertTrue(decision("relay-b").contains("not valid JSON"));
+        assertTrue(decision(name).contains("not valid JSON"));
     }
 
-    @Test
-    void topologiesWithoutAPlanAreScheduledByTheDefault() {
-        TopologyDetails td = relay("relay-c", "relay-c-1-100");
+    @ParameterizedTest
+    @ValueSource(strings = {PLAN_FOLLOWING, NONSTOP})
+    void topologiesWithoutAPlanAreScheduledByTheDefault(String kind) {
+        TopologyDetails td = relay("relay-c-" + kind, "relay-c-" + kind + "-1-100");
         Cluster c = cluster(new HashMap<>(), td);
-        scheduler().schedule(new Topologies(td), c);
+        scheduler(kind).schedule(new Topologies(td), c);
         assertEquals(6, c.getAssignmentById(td.getId()).getExecutors().size());
     }
 
-    @Test
-    void withoutZooKeeperItStillSchedulesLikeTheDefault() {
+    @ParameterizedTest
+    @ValueSource(strings = {PLAN_FOLLOWING, NONSTOP})
+    void withoutZooKeeperItStillSchedulesLikeTheDefault(String kind) {
         Map<String, Object> bad = new HashMap<>(conf);
         bad.remove("storm.zookeeper.servers");
-        PlanFollowingScheduler s = new PlanFollowingScheduler(() -> 0L);
+        IScheduler s = kind.equals(NONSTOP) ? new NonstopScheduler() : new PlanFollowingScheduler(() -> 0L);
         s.prepare(bad, new StormMetricsRegistry());
         TopologyDetails td = relay("relay-d", "relay-d-1-100");
         Cluster c = cluster(new HashMap<>(), td);

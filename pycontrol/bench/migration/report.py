@@ -1,0 +1,124 @@
+"""The migration benchmark's outputs: one JSON document (options, per-scheme settings, every segment's
+summary, moves and per-second timeline, a compact table) and PNG figures drawn headless."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pycontrol.bench.migration.measures import LEVELS
+from pycontrol.bench.migration.schemes import Options, Scheme
+
+JSON_NAME = "migration.json"
+
+
+def timeline(rows) -> dict:
+    """Per-second columns, seconds counted from the segment start."""
+    return {"t": list(range(len(rows))), "acked": [r.acked for r in rows], "failed": [r.failed for r in rows],
+            "emitted": [r.emitted for r in rows], "latency_n": [r.latency_n for r in rows],
+            "latency_p50_ms": [r.latency_p50_ms for r in rows],
+            "latency_p99_ms": [r.latency_p99_ms for r in rows], "latency_mean_ms": [r.latency_mean_ms for r in rows]}
+
+
+def label(seg: dict) -> str:
+    return seg["scheme"] + (f" M={seg['m']}" if seg.get("m") else "")
+
+
+def table(segments: list[dict]) -> list[dict]:
+    out = []
+    for s in segments:
+        sm = s["summary"]
+        eff = (s.get("plan_to_effect") or {}).get("ms") or {}
+        out.append({"segment": label(s), "degradation_s": sm.get("degradation_seconds"),
+                    "acked": sm["acked"], "throughput_mean": sm["throughput_mean"],
+                    "vs_baseline": sm.get("throughput_vs_baseline"),
+                    "latency_p50_ms": sm["latency_ms"]["p50"], "latency_p99_ms": sm["latency_ms"]["p99"],
+                    "failed": sm["failed"], "replayed": sm["replayed"],
+                    "plan_to_effect_p50_ms": eff.get("p50"), "plan_to_effect_p99_ms": eff.get("p99"),
+                    "restarted_workers": len(s.get("restarted_workers") or [])})
+    return out
+
+
+def document(opts: Options, schemes: list[Scheme], segments: list[dict], baseline: dict | None, extra: dict,
+             cluster_conf: dict | None = None) -> dict:
+    return {
+        "benchmark": "nonstop migration vs rebalance vs worker-restart (N-Storm §5.2), word count (Java), "
+                     "local 2 nodes x 4 slots, 8 workers",
+        "options": {"duration_s": opts.duration_s, "period_s": opts.period_s, "moves": list(opts.moves),
+                    "rate": opts.rate, "seed": opts.seed, "rebalance_wait_s": opts.rebalance_wait_s,
+                    "quick": opts.quick, "sweep": [list(p) for p in opts.sweep],
+                    "move_offsets_s": opts.move_offsets(), "degradation_levels_pct": list(LEVELS),
+                    "every_cluster_storm_yaml": cluster_conf or {}},
+        "schemes": {s.name: {"about": s.about, "migration_agent": s.migration, "storm_yaml": s.extra_conf,
+                             "realized_by": s.realize} for s in schemes},
+        "baseline": baseline,
+        **extra,
+        "table": table(segments),
+        "segments": [{k: v for k, v in s.items() if k != "rows"} | {"timeline": timeline(s["rows"])} for s in segments],
+    }
+
+
+def write_json(out_dir: Path, doc: dict) -> Path:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / JSON_NAME
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(doc, indent=1))
+    tmp.replace(path)
+    return path
+
+
+def plots(out_dir: Path, segments: list[dict], opts: Options, baseline_throughput: float | None) -> list[Path]:
+    """timeline-m<M>.png per M (throughput and p99 latency of every scheme at that M, plus the
+    M-independent baseline and rebalance; moves marked) and degradation.png (seconds per level)."""
+    import matplotlib
+    matplotlib.use("Agg")  # headless; must precede pyplot
+    import matplotlib.pyplot as plt
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    shared = [s for s in segments if not s.get("m")]
+    for m in sorted({s["m"] for s in segments if s.get("m")}) or [None]:
+        group = shared + [s for s in segments if s.get("m") == m]
+        fig, (ax_t, ax_l) = plt.subplots(2, 1, figsize=(11, 7), sharex=True)
+        for s in group:
+            tl = timeline(s["rows"])
+            style = {"color": "black", "linewidth": 1.5} if s["scheme"] == "baseline" else {"linewidth": 1}
+            ax_t.plot(tl["t"], tl["acked"], label=label(s), **style)
+            # Seconds without acks have no latency: gaps, not zeros.
+            ax_l.plot(tl["t"], [v if n else float("nan") for v, n in zip(tl["latency_p99_ms"], tl["latency_n"])],
+                      label=label(s), **style)
+        for off in opts.move_offsets():
+            for ax in (ax_t, ax_l):
+                ax.axvline(off, color="grey", linestyle="--", linewidth=0.8)
+        if baseline_throughput:
+            ax_t.axhline(baseline_throughput, color="black", linestyle=":", linewidth=0.8)
+        ax_t.set_ylabel("acked tuples/s")
+        ax_t.set_title(f"word count at {opts.rate}/s; moves (dashed) every {opts.period_s} s"
+                       + (f", M = {m}" if m else ""))
+        ax_l.set_ylabel("p99 latency (ms, log)")
+        ax_l.set_yscale("log")
+        ax_l.set_xlabel("seconds since segment start")
+        ax_t.legend(fontsize=8, ncol=3)
+        fig.tight_layout()
+        path = out_dir / (f"timeline-m{m}.png" if m else "timeline.png")
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+    moving = [s for s in segments if (s["summary"].get("degradation_seconds") is not None)]
+    if moving:
+        fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(moving) + 3), 4.5))
+        width = 0.8 / len(LEVELS)
+        for i, lv in enumerate(LEVELS):
+            ax.bar([x + i * width for x in range(len(moving))],
+                   [s["summary"]["degradation_seconds"][str(lv)] for s in moving], width, label=f">= {lv} %")
+        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(moving))])
+        ax.set_xticklabels([label(s) for s in moving], rotation=30, ha="right", fontsize=8)
+        ax.set_ylabel(f"seconds (of {opts.duration_s})")
+        ax.set_title("time at each level of throughput degradation vs the no-migration baseline")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        path = out_dir / "degradation.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+    return written

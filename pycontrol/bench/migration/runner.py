@@ -1,0 +1,289 @@
+"""Runs the migration benchmark: for each planned cluster (schemes.plan_runs) a fresh local cluster,
+one submission of the Java word count at a fixed rate, a warm-up, then its segments back to back,
+each `duration_s` long with the driver's moves every `period_s`; then the measurements are read
+(series files, migration events, worker pids) and the cluster is taken down, whatever happened."""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import random
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+
+from kazoo.exceptions import KazooException
+
+from pycontrol import zk
+from pycontrol.bench.migration import report
+from pycontrol.bench.migration.driver import redeploy
+from pycontrol.bench.migration.measures import dense_seconds, percentiles, segment_summary
+from pycontrol.bench.migration.realize import ExecutorComponents, PlanMover, RebalanceMover, read_placement
+from pycontrol.bench.migration.schemes import (BASELINE, BY_PLAN, BY_REBALANCE, ClusterRun, Options, Segment,
+                                               plan_runs)
+from pycontrol.cluster import manager
+from pycontrol.cluster.layout import Layout
+from pycontrol.cluster.spec import ClusterSpec, make_spec
+from pycontrol.errors import UserError
+from pycontrol.migration.observe import move_timeline, slot_events, worker_pids
+from pycontrol.storm.assignment import read_assignment
+from pycontrol.storm.rest import RestError, StormRest
+from pycontrol.workloads import locate, series, stability
+from pycontrol.workloads.series import Second
+from pycontrol.workloads.submit import submit_workload
+
+log = logging.getLogger(__name__)
+
+WORKLOAD = "wordcount-java"
+WORKERS = 8
+NODES, SLOTS = 2, 4
+WARMUP_TIMEOUT_S = 600
+# storm.yaml of every benchmark cluster. On a loaded 2-core box 8 worker JVMs can take minutes to start:
+# Storm's 120 s start timeout would kill and relaunch them in a loop, and its BlacklistScheduler (always
+# wrapped around storm.scheduler) would count the late workers as bad slots and blacklist the whole
+# supervisor for 30 min, after which every plan naming its slots is rejected ("slots: []"); and Nimbus would
+# reassign executors whose heartbeats are late (30 s), and supervisors would kill such workers, moving
+# and restarting them on their own in the middle of a run.
+CLUSTER_CONF = {"supervisor.worker.start.timeout.secs": 300, "blacklist.scheduler.tolerance.count": 1_000_000,
+                "nimbus.task.timeout.secs": 120, "supervisor.worker.timeout.secs": 120}
+FLUSH_WAIT_S = 4      # the spout writes each second's line shortly after it ends
+
+
+def safe_name(name: str) -> str:
+    """Scheme names as directory and topology names ("nonstop+" -> "nonstop-plus")."""
+    return name.replace("+", "-plus")
+
+
+def cluster_spec(run: ClusterRun, home: Path, port_base: int) -> ClusterSpec:
+    return make_spec(home / safe_name(run.name), nodes=NODES, slots=SLOTS, port_base=port_base,
+                     migration=run.migration, extra_conf={**CLUSTER_CONF, **dict(run.conf)})
+
+
+def _sleep_until(t: float) -> None:
+    while (left := t - time.time()) > 0:
+        time.sleep(min(left, 1.0))
+
+
+def _wait(what: str, check: Callable, timeout_s: float, poll_s: float = 1.0):
+    deadline = time.monotonic() + timeout_s
+    while not (value := check()):
+        if time.monotonic() > deadline:
+            raise UserError(f"timed out after {timeout_s:.0f} s waiting for {what}")
+        time.sleep(poll_s)
+    return value
+
+
+class ClusterSession:
+    """One fresh cluster and one submission of the word count on it."""
+
+    def __init__(self, run: ClusterRun, opts: Options, spec: ClusterSpec, echo: Callable[[str], None]):
+        self.run, self.opts, self.spec, self.echo = run, opts, spec, echo
+        self.layout = Layout(spec.home)
+        self.rest = StormRest(spec.ui_url)
+        self.topology = f"bench-{safe_name(run.name)}"
+        self.topo_id: str | None = None
+        self.client = None
+        self.components: ExecutorComponents | None = None
+
+    def series(self) -> list[Second]:
+        return series.read_series(locate.artifact_dirs(self.layout.logs, self.topo_id))
+
+    def start_workload(self) -> dict:
+        submit_workload(WORKLOAD, self.topology, [f"workload.rate={self.opts.rate}", f"topology.workers={WORKERS}"],
+                        self.layout.control_conf_dir)
+        t0 = time.monotonic()
+        self.topo_id = _wait(f"{self.topology} listed", lambda: self._topology_id(), 120)
+        warm = self._warm_up(t0)
+        if any(s.scheme.realize == BY_PLAN for s in self.run.segments):
+            self.client = zk.connect(f"{self.spec.control_host}:{self.spec.zk_port}")
+            self.components = ExecutorComponents(self.rest, self.topo_id)
+            warm["executors_identified"] = self._identify_executors()
+        return warm
+
+    def _identify_executors(self, timeout_s: float = 180) -> dict:
+        """Until the UI REST API has named the component of every executor (or the time is up: the
+        executors not named yet simply do not move)."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            total = len(read_assignment(self.client, self.topo_id))
+            known = len(self.components.refresh())
+            if known >= total or time.monotonic() > deadline:
+                return {"known": known, "total": total}
+            time.sleep(3)
+
+    def _topology_id(self) -> str | None:
+        try:
+            return self.rest.topology_id(self.topology)
+        except RestError:
+            return None
+
+    def _warm_up(self, t0: float) -> dict:
+        """Until 5 whole seconds in a row ack >= 90 % of the rate with median latency under a second,
+        at least 15 s after the first ack (JIT, connections); the run goes on if it never happens."""
+        first_ack = None
+        deadline = time.monotonic() + WARMUP_TIMEOUT_S
+        while time.monotonic() < deadline:
+            time.sleep(2)
+            rows = self.series()
+            now = int(time.time())
+            if first_ack is None and any(r.acked for r in rows):
+                first_ack = time.monotonic()
+            recent = [r for r in rows if now - 7 <= r.ts < now - 2]
+            if (first_ack is not None and time.monotonic() - first_ack >= 15 and len(recent) == 5
+                    and sum(r.acked for r in recent) >= 0.9 * 5 * self.opts.rate
+                    and max(r.latency_p50_ms for r in recent) < 1000):
+                return {"settled": True, "after_submit_s": round(time.monotonic() - t0, 1)}
+        return {"settled": False, "after_submit_s": round(time.monotonic() - t0, 1)}
+
+    def run_segment(self, seg: Segment) -> dict:
+        """The segment's moves at their offsets; measurements are read later, from the files."""
+        start = math.ceil(time.time()) + 1
+        _sleep_until(start)
+        pids_before = worker_pids(self.spec, self.topo_id)
+        rng = random.Random(f"{self.opts.seed}:{seg.m}")   # str seeds are stable across Python runs
+        mover = (PlanMover(self.client, self.topology, self.topo_id, min(20.0, self.opts.period_s / 2))
+                 if seg.scheme.realize == BY_PLAN else
+                 RebalanceMover(self.rest, self.topo_id, self.opts.rebalance_wait_s)
+                 if seg.scheme.realize == BY_REBALANCE else None)
+        moves = []
+        for offset in self.opts.move_offsets() if mover else []:
+            _sleep_until(start + offset)
+            rec = self._move(seg, mover, rng)
+            rec["offset_s"] = round(rec.get("t0_ms", time.time() * 1000) / 1000 - start, 3)
+            moves.append(rec)
+            why = f"  ({rec['reason'][:120]})" if rec.get("reason") and rec.get("decision") != "applied" else ""
+            self.echo(f"    t={offset:>4} s  {rec.get('decision')}  {len(rec.get('moves', []))} executor(s){why}")
+        _sleep_until(start + self.opts.duration_s)
+        pids_after = worker_pids(self.spec, self.topo_id)
+        restarted = sorted(s for s, pid in pids_after.items() if pids_before.get(s) not in (None, pid))
+        return {"scheme": seg.scheme.name, "m": seg.m, "cluster": self.run.name, "start_ts": start,
+                "duration_s": self.opts.duration_s, "moves": moves, "restarted_workers": restarted,
+                "worker_pids_before": pids_before}
+
+    def _move(self, seg: Segment, mover, rng: random.Random) -> dict:
+        if isinstance(mover, RebalanceMover):
+            return mover.apply()
+        try:
+            tp = read_placement(self.client, self.topo_id, self.components)
+            chosen = redeploy(tp.placement, tp.slots, tp.movable, seg.m, rng)
+        except UserError as e:  # no assignment to read, or no even re-deployment: this period moves nothing
+            return {"t0_ms": round(time.time() * 1000), "decision": "skipped", "reason": str(e), "moves": []}
+        except KazooException as e:
+            return {"t0_ms": round(time.time() * 1000), "decision": "failed", "reason": repr(e), "moves": []}
+        try:
+            return mover.apply(chosen)
+        except KazooException as e:  # ZooKeeper trouble: recorded, the run goes on
+            return {"t0_ms": round(time.time() * 1000), "decision": "failed", "reason": repr(e), "moves": []}
+
+    def plan_to_effect(self, moves: list[dict]) -> dict:
+        """Plan written -> moved executor running on its target with both workers routing to it, per
+        moved executor, from the workers' event files (nonstop schemes only)."""
+        effects, missing = [], 0
+        for rec in moves:
+            if rec.get("decision") != "applied":
+                continue
+            for m in rec["moves"]:
+                tl = move_timeline(slot_events(self.spec, m["from"]), slot_events(self.spec, m["to"]),
+                                   m["executor"], rec["t0_ms"])
+                if tl is None:
+                    missing += 1
+                else:
+                    effects.append(round(tl.effect_ms, 1))
+        return {"ms": percentiles(effects), "missing": missing}
+
+    def stop(self) -> None:
+        if self.client is not None:
+            self.client.stop()
+            self.client.close()
+        if self.topo_id is not None:
+            try:
+                self.rest.kill(self.topo_id, 0)
+            except RestError as e:
+                log.warning("could not kill %s: %s", self.topo_id, e)
+
+
+def run_cluster(run: ClusterRun, opts: Options, home: Path, port_base: int, echo: Callable[[str], None]) -> list[dict]:
+    """Every segment of one cluster run, with its per-second rows (dense) and plan-to-effect times."""
+    spec = cluster_spec(run, home, port_base)
+    echo(f"[{run.name}] starting a fresh cluster in {spec.home}")
+    manager.up(spec, timeout_s=300, echo=lambda msg: echo(f"[{run.name}] {msg}"))
+    session = ClusterSession(run, opts, spec, echo)
+    try:
+        warm = session.start_workload()
+        echo(f"[{run.name}] {WORKLOAD} at {opts.rate}/s {'settled' if warm['settled'] else 'NOT settled'} "
+             f"{warm['after_submit_s']} s after submission")
+        results = []
+        for seg in run.segments:
+            echo(f"[{run.name}] segment {seg.scheme.name}" + (f" M={seg.m}" if seg.m else "")
+                 + f": {opts.duration_s} s")
+            results.append({**session.run_segment(seg), "warm_up": warm})
+        time.sleep(FLUSH_WAIT_S)
+        rows = session.series()
+        for r in results:
+            r["rows"] = dense_seconds(rows, r["start_ts"], r["duration_s"])
+        for seg, r in zip(run.segments, results):
+            r["plan_to_effect"] = session.plan_to_effect(r["moves"]) if seg.scheme.nonstop else None
+        return results
+    finally:
+        session.stop()
+        echo(f"[{run.name}] {manager.down(spec.home)}")
+
+
+def baseline_verdict(rows: list[Second], rate: int) -> dict:
+    """Was the rate sustainable without migration? (The benchmark needs a rate below saturation.)"""
+    v = stability.judge(rows, rate, warmup_s=0, min_seconds=max(10, len(rows) // 2))
+    return {"sustainable": v.sustainable, "reason": v.reason, "acked_rate": v.acked_rate,
+            "latency_slope_ms_per_s": v.latency_slope_ms_per_s}
+
+
+def summarize(results: list[dict], baseline_throughput: float | None) -> None:
+    for r in results:
+        r["summary"] = segment_summary(r["rows"], baseline_throughput)
+
+
+def run_benchmark(opts: Options, home: Path, port_base: int, out_dir: Path,
+                  echo: Callable[[str], None]) -> tuple[dict, list[Path]]:
+    """Every planned cluster run in turn; the JSON is rewritten after each, so a crash keeps what was
+    measured. A failing scheme is recorded and the others go on; without a baseline nothing can."""
+    runs = plan_runs(opts)
+    schemes = list({seg.scheme.name: seg.scheme for run in runs for seg in run.segments}.values())
+    segments: list[dict] = []
+    baseline: dict | None = None
+    failures: list[dict] = []
+    started, load_before = time.time(), os.getloadavg()
+
+    def save() -> list[Path]:
+        extra = {"when": datetime.fromtimestamp(started, timezone.utc).isoformat(timespec="seconds"),
+                 "elapsed_s": round(time.time() - started),
+                 "machine": {"cpus": os.cpu_count(), "loadavg_before": [round(x, 2) for x in load_before],
+                             "loadavg_now": [round(x, 2) for x in os.getloadavg()]},
+                 "failures": failures}
+        return [report.write_json(out_dir, report.document(opts, schemes, segments, baseline, extra, CLUSTER_CONF))]
+
+    for run in runs:
+        try:
+            results = run_cluster(run, opts, home, port_base, echo)
+        except (UserError, RuntimeError, OSError) as e:
+            if baseline is None:
+                raise
+            echo(f"[{run.name}] FAILED: {e}")
+            failures.append({"cluster": run.name, "error": str(e)})
+            save()
+            continue
+        if baseline is None:
+            base = next(r for r in results if r["scheme"] == BASELINE.name)
+            throughput = segment_summary(base["rows"], None)["throughput_mean"]
+            if throughput <= 0:
+                raise UserError("the no-migration baseline acked nothing: see the cluster's logs under "
+                                f"{cluster_spec(run, home, port_base).home / 'logs'}")
+            baseline = {"throughput_mean": throughput, "verdict": baseline_verdict(base["rows"], opts.rate)}
+            if not baseline["verdict"]["sustainable"]:
+                echo(f"WARNING: {opts.rate}/s is not sustainable here without migration "
+                     f"({baseline['verdict']['reason']}); choose a lower --rate for meaningful degradation numbers")
+        summarize(results, baseline["throughput_mean"])
+        segments.extend(results)
+        save()
+    written = save() + report.plots(out_dir, segments, opts, baseline["throughput_mean"] if baseline else None)
+    return report.document(opts, schemes, segments, baseline, {}, CLUSTER_CONF), written

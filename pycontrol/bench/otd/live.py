@@ -1,0 +1,240 @@
+"""One OTD run on a fresh local cluster: submit a word count, let it run under Storm's default
+placement with the controller only observing (policy plan-only), then the controller with policy otd
+moving executors live. Every controller cycle's model is reduced to a Sample; applied moves and the
+spout's per-second throughput and latency are kept. The cluster is taken down at the end unless
+`keep` (then only the topology is killed and the cluster stays for inspection)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pycontrol import zk
+from pycontrol.bench.otd.samples import Sample, sample_of
+from pycontrol.cluster import manager
+from pycontrol.cluster.layout import Layout
+from pycontrol.cluster.spec import ClusterSpec
+from pycontrol.controller import policy as policy_mod
+from pycontrol.controller import snapshot
+from pycontrol.controller.clock import SystemClock
+from pycontrol.controller.decisions import APPLIED, DecisionRecord
+from pycontrol.controller.prom import ControllerMetrics, serve
+from pycontrol.controller.source import Collected, ModelSource
+from pycontrol.errors import UserError
+from pycontrol.storm import placement
+from pycontrol.storm.rest import RestError, StormRest
+from pycontrol.workloads import locate, series
+from pycontrol.workloads.submit import submit_workload
+
+log = logging.getLogger(__name__)
+
+# On a loaded 2-core box worker JVMs can take minutes to start; Storm's defaults would kill them in a
+# loop, blacklist the supervisor, or reassign executors whose first or later heartbeats are late (which
+# would move them on its own, before or during a run).
+CLUSTER_CONF = {"supervisor.worker.start.timeout.secs": 600, "blacklist.scheduler.tolerance.count": 1_000_000,
+                "nimbus.task.launch.secs": 600, "nimbus.task.timeout.secs": 180}
+START_TIMEOUT_S = 900
+
+
+@dataclass(frozen=True)
+class Experiment:
+    workload: str
+    topology: str
+    settings: tuple[str, ...]
+    default_s: float                   # Storm's default placement, controller observing
+    otd_s: float                       # controller with policy otd
+    otd_params: dict[str, Any] = field(default_factory=dict)
+    # Derive OTD's high/low CPU thresholds from the default phase's worker shares (mean x (1 +- band)):
+    # a local cluster's "nodes" share one machine, so absolute thresholds mean little there.
+    calibrate_band: float | None = None
+    safety: dict[str, Any] = field(default_factory=lambda: {"max_moves_per_cycle": 1, "cooldown_s": 10,
+                                                            "hysteresis_s": 120})
+    cycle_s: float = 5.0
+    warmup_s: float = 20.0
+
+
+@dataclass
+class RunData:
+    topology_id: str
+    samples: list[Sample] = field(default_factory=list)
+    shares: list[dict[str, float]] = field(default_factory=list)   # OTD's worker shares, per sample
+    moves: list[dict] = field(default_factory=list)
+    decisions: dict[str, int] = field(default_factory=dict)        # kind -> count
+    phases: dict[str, tuple[float, float]] = field(default_factory=dict)
+    seconds: list[dict] = field(default_factory=list)
+    otd_params: dict[str, Any] = field(default_factory=dict)
+
+
+def calibrated_thresholds(shares: list[dict[str, float]], band: float) -> dict[str, float]:
+    """high_cpu / low_cpu around the mean worker share seen: above-average workers count as high,
+    below-average ones as low (OTD's case 1 relieves the first onto the second)."""
+    vals = [v for s in shares for v in s.values()]
+    if not vals:
+        raise UserError("no worker CPU was measured under the default placement: cannot set OTD's thresholds")
+    mean = sum(vals) / len(vals)
+    high = min(0.99, round(mean * (1 + band), 4))
+    return {"high_cpu": high, "low_cpu": round(min(high * 0.99, mean * (1 - band)), 4)}
+
+
+class RecordingSource:
+    """The controller's collect phase, keeping what each cycle saw."""
+
+    def __init__(self, inner: ModelSource, topology: str, data: RunData):
+        self.inner, self.topology, self.data = inner, topology, data
+        self.phase = "default"
+
+    def collect(self) -> Collected:
+        got = self.inner.collect()
+        for m in got.models:
+            if m.name == self.topology and not m.errors and snapshot.placement(m):
+                self.data.samples.append(sample_of(m, self.phase))
+                self.data.shares.append(snapshot.worker_shares(m, count_background=False))
+        return got
+
+
+class RecordingSink:
+    def __init__(self, data: RunData, echo: Callable[[str], None]):
+        self.data, self.echo = data, echo
+
+    def publish(self, records: list[DecisionRecord]) -> None:
+        for r in records:
+            self.data.decisions[r.kind] = self.data.decisions.get(r.kind, 0) + 1
+            if r.kind == APPLIED:
+                for m in r.applied:
+                    self.data.moves.append({"at": r.at, "cycle": r.cycle, "executor": m["executor"],
+                                            "from_slot": m["from_slot"], "to_slot": m["to_slot"],
+                                            "reason": m.get("reason") or r.reason,
+                                            "predicted_gain": r.predicted_gain, "outcome": r.outcome})
+                    self.echo(f"  move {m['executor']}: {m['from_slot']} -> {m['to_slot']} ({r.outcome})")
+
+
+def _wait(what: str, check: Callable[[], Any], timeout_s: float, poll_s: float = 2.0):
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            value = check()
+        except RestError:
+            value = None
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise UserError(f"timed out after {timeout_s:.0f} s waiting for {what}")
+        time.sleep(poll_s)
+
+
+def _config(exp: Experiment, name: str, params: dict) -> policy_mod.ControllerConfig:
+    return policy_mod.parse({"cycle_s": exp.cycle_s, "verify_timeout_s": 120,
+                             "defaults": {"policy": "off"},
+                             "topologies": {exp.topology: {"policy": name, "params": params,
+                                                           "safety": exp.safety}}})
+
+
+def run_experiment(spec: ClusterSpec, exp: Experiment, echo: Callable[[str], None], keep: bool = False,
+                   metrics_port: int = 0, stop: threading.Event | None = None) -> RunData:
+    """Brings the cluster up, runs both phases and takes it down (unless keep), whatever happened."""
+    stop = stop or threading.Event()
+    echo(f"bringing up {spec.nodes} nodes x {spec.slots} slots ({spec.network}"
+         f"{', links ' + spec.link_bandwidth if spec.link_bandwidth else ''}) under {spec.home}")
+    state = manager.up(spec, echo=echo)
+    echo(f"cluster ready in {state.ready_after_s} s; UI REST at {spec.ui_url}")
+    try:
+        return _run_on(spec, exp, echo, metrics_port, stop)
+    finally:
+        if keep:
+            echo(f"cluster left running (--keep): pycontrol cluster down --home {spec.home}")
+        else:
+            echo(manager.down(spec.home))
+
+
+def _run_on(spec: ClusterSpec, exp: Experiment, echo, metrics_port: int, stop: threading.Event) -> RunData:
+    from pycontrol.controller.daemon import Daemon
+    from pycontrol.controller.leader import Leadership
+    from pycontrol.controller.loop import ControlLoop
+    from pycontrol.controller.planner import SCHEDULERS, JavaPlanner
+    from pycontrol.controller.realize import Realizer, StormClusterIO
+    from pycontrol.controller.state_store import StateStore
+    from pycontrol.metrics.collect import Collector
+    from pycontrol.metrics.zk import MetricsZk
+
+    layout = Layout(spec.home)
+    rest = StormRest(spec.ui_url)
+    zk_hosts = f"{spec.control_host}:{spec.zk_port}"
+    echo(f"submitting {exp.workload} as {exp.topology}: {' '.join(exp.settings)}")
+    submit_workload(exp.workload, exp.topology, list(exp.settings), layout.control_conf_dir)
+    topo_id = _wait(f"{exp.topology} listed", lambda: rest.topology_id(exp.topology), 120)
+    data = RunData(topo_id)
+    client = zk.connect(zk_hosts)
+    mz = MetricsZk(zk_hosts)
+    server = None
+    try:
+        _wait(f"{exp.topology}'s executors on all {spec.nodes} nodes",
+              lambda: len(placement.by_host(placement.placement(rest, topo_id))) == spec.nodes, START_TIMEOUT_S)
+        if not mz.start(30):
+            raise UserError(f"cannot reach ZooKeeper at {zk_hosts}")
+        _wait("every worker publishing metrics", lambda: len(docs := mz.read(topo_id).docs) >= 1
+              and all(d.seq >= 2 for d in docs.values()), START_TIMEOUT_S)
+        _wait("acked tuples", lambda: placement.acked(rest, topo_id) > 0, START_TIMEOUT_S)
+        echo(f"running; warming up {exp.warmup_s:g} s under Storm's default placement")
+        stop.wait(exp.warmup_s)
+        clock = SystemClock()
+        metrics = ControllerMetrics()
+        if metrics_port:
+            server, _ = serve(metrics, "127.0.0.1", metrics_port)
+            echo(f"controller metrics on http://127.0.0.1:{metrics_port}/metrics")
+        collector = Collector(rest, mz, clock_ms=lambda: int(clock.now() * 1000))
+        source = RecordingSource(ModelSource(collector.collect_all, clock), exp.topology, data)
+        store = StateStore(client)
+        realizer = Realizer(StormClusterIO(client, rest), store, clock, 120, timer=metrics.time)
+        java = JavaPlanner(timeout_s=60)
+        sink = RecordingSink(data, echo)
+        lead = Leadership(client, "bench-otd")
+
+        def phase(name: str, policy_name: str, params: dict, seconds: float) -> None:
+            if stop.is_set():
+                return
+            source.phase = name
+            loop = ControlLoop(_config(exp, policy_name, params), source, {p: java for p in SCHEDULERS},
+                               realizer, store, clock, metrics, sink)
+            done = threading.Event()
+            # One event ends the phase: its time is up, or the caller asked to stop.
+            timer = threading.Timer(seconds, done.set)
+            relay = threading.Thread(target=lambda: (stop.wait(seconds + 1), done.set()), daemon=True)
+            t0 = time.time()
+            timer.start()
+            relay.start()
+            try:
+                Daemon(loop, lead, clock, exp.cycle_s, done).run()
+            finally:
+                timer.cancel()
+                done.set()
+            data.phases[name] = (t0, time.time())
+
+        echo(f"phase 1: Storm's default placement for {exp.default_s:g} s (controller observing)")
+        phase("default", "plan-only", {}, exp.default_s)
+        params = dict(exp.otd_params)
+        if exp.calibrate_band is not None:
+            params |= calibrated_thresholds([s for s, x in zip(data.shares, data.samples) if x.phase == "default"],
+                                            exp.calibrate_band)
+        data.otd_params = params
+        echo(f"phase 2: controller with policy otd for {exp.otd_s:g} s; params {params}")
+        phase("otd", "otd", params, exp.otd_s)
+        time.sleep(3)   # the spout writes each second's line shortly after it ends
+        data.seconds = [{"ts": r.ts, "acked": r.acked, "latency_p50_ms": r.latency_p50_ms}
+                        for r in series.read_series(locate.artifact_dirs(layout.logs, topo_id))]
+        if stop.is_set():
+            raise UserError("stopped before the run was complete")
+        return data
+    finally:
+        if server is not None:
+            server.shutdown()
+        mz.stop()
+        try:
+            rest.kill(topo_id, 0)
+        except RestError as e:
+            log.warning("cannot kill %s: %s", exp.topology, e)
+        client.stop()
+        client.close()

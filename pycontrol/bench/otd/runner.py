@@ -1,0 +1,157 @@
+"""`pycontrol bench otd`: the paper's OTD experiment side by side with Storm's default placement.
+
+(a) compute: the heavy word count (split computes harmonic numbers, per-key cost drifting): average
+    worker CPU and throughput, default vs OTD (targets: CPU +51 %, throughput +14 %).
+(b) comm: the plain word count on shaped inter-node links (--network netns, --link-bandwidth):
+    inter-node tuple share, throughput and latency (targets: share -88 %, throughput +19 %, latency -14 %).
+(c) scaling: one OTD round's time as executors x workers grow.
+
+Each live experiment runs on its own fresh cluster: Storm's default placement first (the controller
+observing), then OTD; "default" and "OTD" figures are the two phases' windows (summary.py)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from pycontrol.bench.otd import plots, scaling, summary
+from pycontrol.bench.otd.live import CLUSTER_CONF, Experiment, RunData, run_experiment
+from pycontrol.cluster.spec import make_spec
+from pycontrol.errors import UserError
+
+PARTS = ("compute", "comm", "scaling")
+TARGETS = {"compute": {"worker_cpu_mean": 51.0, "throughput": 14.0},
+           "comm": {"inter_node_share": -88.0, "throughput": 19.0, "latency_p50_ms": -14.0}}
+PLOTTED = {"compute": ("throughput", "worker_cpu_mean", "worker_cpu_cv", "inter_node_share"),
+           "comm": ("inter_node_share", "throughput", "latency_p50_ms", "worker_cpu_cv")}
+# Every worker has room in the communication experiment (its "nodes" share one machine), so OTD's
+# Algorithm 2 (communication optimisation) decides; any move saving more than 1 tuple/s qualifies.
+COMM_OTD = {"threshold_asc": 1, "node_cpu_background": False, "low_cpu": 0.9, "high_cpu": 0.95,
+            "low_queue": 50000, "high_queue": 100000}
+COMPUTE_OTD = {"threshold_asc": 1, "node_cpu_background": False, "low_queue": 50000, "high_queue": 100000}
+
+
+@dataclass(frozen=True)
+class Options:
+    parts: tuple[str, ...]
+    default_s: float
+    otd_s: float
+    compute_rate: int
+    comm_rate: int
+    link_bandwidth: str
+    band: float
+    sizes: str
+    warmup: int
+    repeats: int
+    quick: bool
+
+
+QUICK = {"default_s": 60, "otd_s": 150, "sizes": scaling.QUICK_SIZES, "warmup": 1, "repeats": 3}
+FULL = {"default_s": 180, "otd_s": 420, "sizes": scaling.FULL_SIZES, "warmup": 2, "repeats": 5}
+
+
+def make_options(quick: bool, parts: str = "all", default_s: float | None = None, otd_s: float | None = None,
+                 compute_rate: int = 2000, comm_rate: int = 400, link_bandwidth: str = "8mbit", band: float = 0.15,
+                 sizes: str | None = None) -> Options:
+    base = QUICK if quick else FULL
+    chosen = PARTS if parts == "all" else tuple(p.strip() for p in parts.split(",") if p.strip())
+    bad = [p for p in chosen if p not in PARTS]
+    if bad or not chosen:
+        raise UserError(f"--parts: unknown {bad or parts!r}; choose from {', '.join(PARTS)} (or all)")
+    default_s = base["default_s"] if default_s is None else default_s
+    otd_s = base["otd_s"] if otd_s is None else otd_s
+    if default_s < 20 or otd_s < 30:
+        raise UserError(f"--default-seconds must be >= 20 and --otd-seconds >= 30 (a few controller cycles), "
+                        f"got {default_s:g} and {otd_s:g}")
+    if compute_rate < 1 or comm_rate < 1:
+        raise UserError("--compute-rate and --comm-rate must be positive")
+    if not 0 < band < 1:
+        raise UserError(f"--band must be between 0 and 1, got {band}")
+    return Options(tuple(chosen), float(default_s), float(otd_s), compute_rate, comm_rate, link_bandwidth, band,
+                   scaling.parse_sizes(sizes or base["sizes"]), base["warmup"], base["repeats"], quick)
+
+
+def compute_experiment(opts: Options) -> Experiment:
+    # 4 workers, 2 per node; 6 split executors over 4 workers leave Storm's round-robin placement uneven.
+    return Experiment("wordcount-heavy-java", "otd-compute",
+                      ("topology.workers=4", "workload.par.split=6", "workload.par.count=4",
+                       f"workload.rate={opts.compute_rate}", "topology.max.spout.pending=100",
+                       "workload.heavy.drift.secs=60", "topology.message.timeout.secs=120"),
+                      opts.default_s, opts.otd_s, dict(COMPUTE_OTD), calibrate_band=opts.band)
+
+
+def comm_experiment(opts: Options) -> Experiment:
+    return Experiment("wordcount-java", "otd-comm",
+                      ("topology.workers=4", "workload.par.split=4", "workload.par.count=4",
+                       f"workload.rate={opts.comm_rate}", "topology.message.timeout.secs=120"),
+                      opts.default_s, opts.otd_s, dict(COMM_OTD))
+
+
+def run_summary(part: str, data: RunData) -> dict:
+    samples = [s.to_dict() for s in data.samples]
+    doc = summary.summarise(samples, data.seconds, data.moves, data.phases, targets=TARGETS[part])
+    doc["decisions"] = data.decisions
+    doc["otd_params"] = data.otd_params
+    return doc
+
+
+def write_run(part: str, exp: Experiment, data: RunData, out: Path, extra: dict) -> tuple[dict, list[Path]]:
+    doc = run_summary(part, data)
+    samples = [s.to_dict() for s in data.samples]
+    t0 = data.phases["default"][0]
+    series = summary.plot_series(samples, data.seconds, data.moves, t0, data.phases["otd"][0])
+    full = {"experiment": part, "workload": exp.workload, "settings": list(exp.settings), **extra, "summary": doc,
+            "phases": data.phases, "samples": samples, "seconds": data.seconds}
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{part}.json"
+    path.write_text(json.dumps(full, indent=2))
+    png = plots.plot_run(series, PLOTTED[part], f"OTD vs Storm's default: {exp.workload}", out / f"{part}.png")
+    return doc, [path, png]
+
+
+def run_benchmark(opts: Options, home: Path, port_base: int, out: Path,
+                  echo: Callable[[str], None]) -> tuple[dict, list[Path]]:
+    started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    written: list[Path] = []
+    report: dict = {"started": started, "options": asdict(opts), "parts": {}}
+    for part in opts.parts:
+        t = time.monotonic()
+        try:
+            doc, paths = _run_part(part, opts, home, port_base, out, echo)
+        except UserError as e:
+            # One part failing (a cluster that never settles) leaves the others' results standing.
+            echo(f"{part} failed: {e}")
+            doc, paths = {"error": str(e)}, []
+        written += paths
+        report["parts"][part] = doc | {"wall_s": round(time.monotonic() - t, 1)}
+        echo(f"{part} done in {time.monotonic() - t:.0f} s")
+    p = out / "summary.json"
+    p.write_text(json.dumps(report, indent=2))
+    written.append(p)
+    return report, written
+
+
+def _run_part(part: str, opts: Options, home: Path, port_base: int, out: Path,
+              echo: Callable[[str], None]) -> tuple[dict, list[Path]]:
+    out.mkdir(parents=True, exist_ok=True)
+    if part == "scaling":
+        echo(f"scaling: one OTD round on synthetic instances {opts.sizes}")
+        doc = scaling.run_scaling(opts.sizes, opts.warmup, opts.repeats)
+        p = out / "scaling.json"
+        p.write_text(json.dumps(doc, indent=2))
+        keys = ("nodes", "executors", "workers", "e_times_n", "median_ms", "median_thread_cpu_ms",
+                "thread_cpu_us_per_pair")
+        png = plots.plot_scaling(doc["rows"], out / "scaling.png")
+        return {"rows": [{k: r[k] for k in keys} for r in doc["rows"]]}, [p, png]
+    exp = compute_experiment(opts) if part == "compute" else comm_experiment(opts)
+    net = {"network": "netns", "link_bandwidth": opts.link_bandwidth} if part == "comm" else {}
+    spec = make_spec(home / part, nodes=2, slots=4, port_base=port_base, extra_conf=CLUSTER_CONF, **net)
+    echo(f"{part}: {exp.workload}, {opts.default_s:g} s default then {opts.otd_s:g} s OTD")
+    data = run_experiment(spec, exp, echo)
+    doc, paths = write_run(part, exp, data, out, {"cluster": {"nodes": 2, "slots": 4, **net}})
+    return {k: doc[k] for k in ("default", "otd", "change_pct", "targets", "moves_made", "decisions",
+                                "otd_params")}, paths

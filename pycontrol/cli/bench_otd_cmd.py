@@ -1,0 +1,81 @@
+"""`pycontrol bench otd`: joins the `bench` group of bench_cmd (listed before this module)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from pycontrol.paths import REPO_ROOT
+
+DEFAULT_OUT = REPO_ROOT / "results" / "otd"
+DEFAULT_HOME = REPO_ROOT / "build" / "bench" / "otd"
+
+
+def register(main: click.Group) -> None:
+    group = main.commands.get("bench")
+    if not isinstance(group, click.Group):
+        raise RuntimeError("pycontrol.cli.bench_cmd must be registered before bench_otd_cmd")
+    group.add_command(otd)
+
+
+@click.command("otd")
+@click.option("--quick", is_flag=True, help="Short check (~10-17 min): 60 s default + 150 s OTD per experiment, "
+                                            "small scaling sizes.")
+@click.option("--parts", default="all", show_default=True, help="Comma-separated: compute, comm, scaling (or all).")
+@click.option("--default-seconds", type=float, default=None, help="Seconds under Storm's default placement "
+                                                                  "[default: 180; --quick: 60].")
+@click.option("--otd-seconds", type=float, default=None, help="Seconds with OTD moving executors "
+                                                              "[default: 420; --quick: 150].")
+@click.option("--compute-rate", type=int, default=2000, show_default=True,
+              help="Sentences/s offered to the heavy word count (above saturation: throughput is what runs).")
+@click.option("--comm-rate", type=int, default=400, show_default=True, help="Sentences/s of the plain word count.")
+@click.option("--link-bandwidth", default="8mbit", show_default=True,
+              help="Shaped inter-node links of the communication experiment (tc on netns links).")
+@click.option("--band", type=float, default=0.15, show_default=True,
+              help="Compute experiment: OTD's high/low CPU thresholds are the default phase's mean worker "
+                   "share x (1 +- band).")
+@click.option("--sizes", default=None, help="Scaling: NODESxEXECUTORS,... (workers = 2 x nodes).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output directory [default: results/otd, --quick: results/otd/quick].")
+@click.option("--home", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_HOME, show_default=True,
+              help="Directory for the clusters (one subdirectory per experiment; logs are kept).")
+@click.option("--port-base", type=int, default=19500, show_default=True, help="Port base of the clusters.")
+def otd(quick, parts, default_seconds, otd_seconds, compute_rate, comm_rate, link_bandwidth, band, sizes, out,
+        home, port_base) -> None:
+    """The paper's OTD experiment side by side with Storm's default placement: the computation-intensive
+    heavy word count (worker CPU, throughput), the communication-intensive word count on shaped links
+    (inter-node share, throughput, latency), and one OTD round's time as executors x workers grow."""
+    from pycontrol.bench.otd.runner import make_options, run_benchmark
+
+    opts = make_options(quick, parts, default_seconds, otd_seconds, compute_rate, comm_rate, link_bandwidth, band,
+                        sizes)
+    out = (out or (DEFAULT_OUT / "quick" if quick else DEFAULT_OUT)).resolve()
+
+    def echo(msg: str) -> None:
+        click.echo(f"{time.strftime('%H:%M:%S')} {msg}")
+
+    report, written = run_benchmark(opts, home.resolve(), port_base, out, echo)
+    for part, doc in report["parts"].items():
+        if "error" in doc:
+            click.echo(f"{part}: failed: {doc['error']}")
+            continue
+        if part == "scaling":
+            for r in doc["rows"]:
+                click.echo(f"scaling: {r['executors']:>6} executors x {r['workers']:>4} workers: "
+                           f"{r['median_ms']:.2f} ms wall, {r['median_thread_cpu_ms']:.2f} ms CPU "
+                           f"({r['thread_cpu_us_per_pair']:.3f} us per pair)")
+            continue
+        click.echo(f"{part}: {doc['moves_made']} move(s)")
+        for metric, v in doc["targets"].items():
+            d, o = doc["default"][metric], doc["otd"][metric]
+            verdict = "n/a" if v["met"] is None else "met" if v["met"] else "missed"
+            click.echo(f"  {metric:<18} default {_n(d):>9}  OTD {_n(o):>9}  change {_n(v['change_pct']):>7} %  "
+                       f"(target {v['target_pct']:+g} %: {verdict})")
+    for p in written:
+        click.echo(f"wrote {p}")
+
+
+def _n(v) -> str:
+    return "-" if v is None else f"{v:.3g}" if abs(v) < 100 else f"{v:.0f}"

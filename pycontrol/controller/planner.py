@@ -1,0 +1,128 @@
+"""Planning one topology: the Java scheduler cores (their one home is storm-plugins/scheduling) run on
+a snapshot of the live model through `pycontrol plan`'s machinery; their placement is turned into
+moves, best first. Nothing here decides placements itself.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from pycontrol.controller import snapshot
+from pycontrol.controller.actions import Move
+from pycontrol.controller.policy import TopologyPolicy
+from pycontrol.errors import UserError
+from pycontrol.metrics.schema import parse_executor_key
+from pycontrol.model.live import LiveModel
+
+# policy -> PlanCli scheduler name
+SCHEDULERS = {"otd": "otd", "aniello-online": "aniello-online", "mba-sam": "sam"}
+# PlanCli's exit codes (pycontrol/cli/plan_cmd.py)
+_NO_PLACEMENT, _BAD_INPUT = 1, 2
+_OTD_KEYS = ("high_cpu", "low_cpu", "high_queue", "low_queue", "threshold_asc", "max_executors_per_worker")
+
+
+class PlanningError(Exception):
+    """The planner could not run or refused its input: this cycle plans nothing for the topology."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    topology: str
+    policy: str
+    moves: list[Move]                  # best first (each with its own expected gain)
+    note: str                          # the planner's own explanation (e.g. OTD's case and reason)
+    planning_ms: float | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Planner(Protocol):
+    def plan(self, model: LiveModel, policy: TopologyPolicy, pinned: set[str]) -> Plan: ...
+
+
+def scheduler_params(policy: TopologyPolicy, model_name: str, pinned: set[str]) -> dict[str, Any]:
+    """The PLAN-INPUT `params` of a policy's own parameters (the controller's keys left out)."""
+    p = policy.params
+    if policy.policy == "otd":
+        otd: dict[str, Any] = {k: p[k] for k in _OTD_KEYS if k in p}
+        if pinned:
+            otd["pinned"] = sorted(snapshot.plan_executor(e) for e in pinned)
+        return {"otd": otd}
+    if policy.policy == "aniello-online":
+        return {"aniello": {k: p[k] for k in ("alpha", "beta") if k in p}}
+    if policy.policy == "mba-sam":
+        return {"sam": {"allocation": {model_name: p["allocation"]}}} if "allocation" in p else {}
+    return {}
+
+
+def moves_from(model: LiveModel, planned: dict[str, list[str]], reason: str) -> list[Move]:
+    """The moves from the model's placement to `planned` (slot -> executors, PLAN-INPUT spelling),
+    ordered by the inter-node traffic each saves on its own (so a capped cycle applies the best)."""
+    now = snapshot.placement(model)
+    target = {snapshot.ui_executor(e): slot for slot, es in planned.items() for e in es}
+    moves = []
+    for e in sorted(target, key=parse_executor_key):
+        if e in now and target[e] != now[e]:
+            moves.append(Move(model.name, e, now[e], target[e], reason,
+                              round(snapshot.gain_of(model, {e: target[e]}), 3)))
+    moves.sort(key=lambda m: -m.expected_gain)  # stable: equal gains keep executor order
+    return moves
+
+
+RunPlanner = Callable[[list[str], float], subprocess.CompletedProcess]
+
+
+def _default_runner(args: list[str], timeout_s: float) -> subprocess.CompletedProcess:
+    from pycontrol.cli.plan_cmd import run_planner  # the one place that knows how to start PlanCli
+    return run_planner(args, timeout_s)
+
+
+class JavaPlanner:
+    """Runs one scheduler core of the scheduling plugin (PlanCli) per call."""
+
+    def __init__(self, run: RunPlanner = _default_runner, timeout_s: float = 60.0, work_dir: Path | None = None):
+        self.run = run
+        self.timeout_s = timeout_s
+        self.work_dir = work_dir
+
+    def plan(self, model: LiveModel, policy: TopologyPolicy, pinned: set[str]) -> Plan:
+        scheduler = SCHEDULERS.get(policy.policy)
+        if scheduler is None:
+            raise PlanningError(f"policy {policy.policy} has no scheduler core")
+        doc = snapshot.plan_input(model, scheduler_params(policy, model.name, pinned),
+                                  count_background=bool(policy.params.get("node_cpu_background", True)))
+        with tempfile.TemporaryDirectory(prefix="pycontrol-plan-", dir=self.work_dir) as d:
+            path = Path(d) / "input.json"
+            path.write_text(json.dumps(doc, indent=1))
+            try:
+                done = self.run(["--scheduler", scheduler, "--input", str(path), "--json"], self.timeout_s)
+            except UserError as e:
+                raise PlanningError(str(e)) from e
+        return self._read(model, policy.policy, scheduler, done)
+
+    @staticmethod
+    def _read(model: LiveModel, policy: str, scheduler: str, done: subprocess.CompletedProcess) -> Plan:
+        if done.returncode == _BAD_INPUT:
+            err = [x for x in done.stderr.splitlines() if x.strip()]
+            raise PlanningError(f"{scheduler} refused the snapshot: {err[-1] if err else 'bad input'}")
+        try:
+            out = json.loads(done.stdout)
+        except ValueError:
+            tail = [x for x in done.stderr.splitlines() if x.strip()][-2:]
+            raise PlanningError(f"{scheduler} failed (exit {done.returncode}): {' / '.join(tail) or 'no output'}")
+        if done.returncode == _NO_PLACEMENT or not out.get("ok"):
+            return Plan(model.name, policy, [], f"{scheduler} found no placement: {out.get('error')}",
+                        out.get("planning_ms"))
+        if done.returncode != 0:
+            raise PlanningError(f"{scheduler} failed (exit {done.returncode})")
+        (topo,) = [t for t in out["topologies"] if t["id"] == model.name]
+        note = "; ".join(topo.get("notes") or []) or f"{scheduler} plan"
+        if topo.get("violations"):
+            raise PlanningError(f"{scheduler}'s plan breaks constraints: {topo['violations']}")
+        return Plan(model.name, policy, moves_from(model, topo["placement"], note), note, out.get("planning_ms"),
+                    {"planned_inter_node_tuples_per_s": topo.get("inter_node_traffic")})

@@ -1,0 +1,157 @@
+"""A live model as the Java scheduler cores read it: a PLAN-INPUT document
+(storm-plugins/scheduling/PLAN-INPUT.md), plus the small traffic arithmetic the controller needs to
+predict and measure a plan's gain. Pure.
+
+Units: CPU in cores (`executor_cpu`, `cpu_capacity`), traffic in tuples/s. Node ids are the
+supervisors' hosts, so every slot is already written "HOST:PORT", as plan znodes want it. The
+controller plans within the topology's current slots only: moving to an existing worker is the
+cheap nonstop path, and the REST API does not say which ports of a node are free.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+import networkx as nx
+
+from pycontrol.metrics.schema import parse_executor_key
+from pycontrol.model.live import LiveModel
+
+# PLAN-INPUT's `worker_load.cpu` must be a finite number: a worker on a node with no CPU left gets this.
+SATURATED_SHARE = 1000.0
+
+
+def plan_executor(ui_key: str) -> str:
+    """"[3-4]" (UI, live model) -> "[3,4]" (plan documents)."""
+    s, e = parse_executor_key(ui_key)
+    return f"[{s},{e}]"
+
+
+def ui_executor(plan_key: str) -> str:
+    """"[3,4]" or "[3-4]" -> "[3-4]"."""
+    s, e = parse_executor_key(plan_key.replace(",", "-"))
+    return f"[{s}-{e}]"
+
+
+def placement(model: LiveModel) -> dict[str, str]:
+    """executor "[s-e]" -> worker "host:port", for every placed executor."""
+    return {e: a["worker"] for e, a in model.executors.nodes(data=True) if a.get("worker")}
+
+
+def traffic(model: LiveModel) -> dict[tuple[str, str], float]:
+    return {(u, v): float(r) for u, v, r in model.executors.edges(data="tuples_per_s") if r and u != v}
+
+
+def node_of(slot: str) -> str:
+    return slot.rpartition(":")[0]
+
+
+def inter_node_tuples_per_s(flows: dict[tuple[str, str], float], where: dict[str, str]) -> float:
+    """Tuples/s between executors on different nodes, for a placement executor -> "host:port"."""
+    total = 0.0
+    for (u, v), rate in flows.items():
+        a, b = where.get(u), where.get(v)
+        if a is not None and b is not None and node_of(a) != node_of(b):
+            total += rate
+    return total
+
+
+def gain_of(model: LiveModel, moves: dict[str, str]) -> float:
+    """Inter-node tuples/s saved (negative: added) if `moves` (executor -> slot) were applied now."""
+    flows, now = traffic(model), placement(model)
+    return inter_node_tuples_per_s(flows, now) - inter_node_tuples_per_s(flows, {**now, **moves})
+
+
+def _node_room(model: LiveModel, host: str, count_background: bool) -> float | None:
+    """Cores a node offers the topology: its CPUs minus (optionally) what other processes use."""
+    n = model.nodes.get(host)
+    if n is None or not n.cpu_count:
+        return None
+    return float(n.cpu_count) - (_background(model, host) if count_background else 0.0)
+
+
+def _background(model: LiveModel, host: str) -> float:
+    n = model.nodes[host]
+    if n.busy_cores is None:
+        return 0.0
+    return max(0.0, n.busy_cores - n.topology_load_cores)
+
+
+def worker_shares(model: LiveModel, count_background: bool = True) -> dict[str, float]:
+    """A worker's measured load as a share of its even part of its node's room (OTD's worker CPU):
+    load_cores / (room / the topology's workers on that node). Workers without a measured load or on a
+    node of unknown size are left out (the Java side then derives a share from executor CPU)."""
+    slots = set(placement(model).values())
+    per_node: dict[str, int] = defaultdict(int)
+    for s in slots:
+        per_node[node_of(s)] += 1
+    out = {}
+    for s in sorted(slots):
+        w = model.workers.get(s)
+        room = _node_room(model, node_of(s), count_background)
+        if w is None or w.load_cores is None or room is None:
+            continue
+        share = w.load_cores / (room / per_node[node_of(s)]) if room > 0 else SATURATED_SHARE
+        out[s] = round(min(share, SATURATED_SHARE), 4)
+    return out
+
+
+def worker_queues(model: LiveModel) -> dict[str, int]:
+    """Tuples waiting in each worker's executors' receive queues."""
+    out: dict[str, int] = defaultdict(int)
+    for _, a in model.executors.nodes(data=True):
+        if a.get("worker") and a.get("queue_length") is not None:
+            out[a["worker"]] += int(a["queue_length"])
+    return dict(out)
+
+
+def _edges(model: LiveModel, components: list[str]) -> list[list[str]]:
+    known = set(components)
+    g = nx.DiGraph([(u, v) for u, v in model.components.edges if u in known and v in known and u != v])
+    if not nx.is_directed_acyclic_graph(g):
+        return []  # PLAN-INPUT refuses cycles; the planners read traffic, the DAG only orders components
+    return sorted([u, v] for u, v in g.edges)
+
+
+def plan_input(model: LiveModel, scheduler_params: dict[str, Any] | None = None,
+               count_background: bool = True) -> dict[str, Any]:
+    """The PLAN-INPUT document of one topology as it runs now (`current_placement` complete)."""
+    where = placement(model)
+    by_slot: dict[str, list[str]] = defaultdict(list)
+    for e, s in where.items():
+        by_slot[s].append(e)
+    ports: dict[str, list[int]] = defaultdict(list)
+    for s in by_slot:
+        ports[node_of(s)].append(int(s.rpartition(":")[2]))
+    nodes = []
+    for host in sorted(ports):
+        node: dict[str, Any] = {"id": host, "ports": sorted(ports[host])}
+        n = model.nodes.get(host)
+        if n is not None and n.cpu_count:
+            node["cpu_capacity"] = float(n.cpu_count)
+            if count_background:
+                node["cpu_background"] = round(min(_background(model, host), float(n.cpu_count)), 4)
+        nodes.append(node)
+    order = sorted(where, key=parse_executor_key)
+    components = sorted({model.executors.nodes[e]["component"] for e in order})
+    shares, queues = worker_shares(model, count_background), worker_queues(model)
+    topology = {
+        "id": model.name,
+        "workers": len(by_slot),
+        "components": [{"name": c} for c in components],
+        "executors": [{"id": plan_executor(e), "component": model.executors.nodes[e]["component"]} for e in order],
+        "edges": _edges(model, components),
+        "traffic": [{"from": plan_executor(u), "to": plan_executor(v), "rate": round(r, 4)}
+                    for (u, v), r in sorted(traffic(model).items()) if u in where and v in where],
+        "executor_cpu": {plan_executor(e): model.executors.nodes[e]["cpu_cores"] for e in order
+                         if model.executors.nodes[e].get("cpu_cores") is not None},
+        "current_placement": {s: [plan_executor(e) for e in sorted(es, key=parse_executor_key)]
+                              for s, es in sorted(by_slot.items())},
+        "worker_load": {s: {"cpu": shares[s], "queue": queues.get(s, 0)} for s in sorted(shares)},
+    }
+    doc: dict[str, Any] = {"comment": f"pycontrol controller snapshot of {model.topology_id} at {model.taken_at_ms}",
+                           "cluster": {"nodes": nodes}, "topology": topology}
+    if scheduler_params:
+        doc["params"] = scheduler_params
+    return doc

@@ -1,0 +1,1 @@
+"""Consistent Grouping around the Java grouping module: the simulator's streams, runs, sweeps and figures."""

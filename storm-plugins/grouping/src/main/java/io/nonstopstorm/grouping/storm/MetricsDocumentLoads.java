@@ -1,0 +1,88 @@
+package io.nonstopstorm.grouping.storm;
+
+import io.nonstopstorm.grouping.signal.TaskLoad;
+import org.apache.storm.shade.net.minidev.json.JSONValue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads the per-task load of one component out of a worker metrics document (schema
+ * {@code nonstop.metrics.worker} version 1, storm-plugins/metrics/SCHEMA.md): for every executor of the
+ * component, each of its tasks gets the executor's {@code busy}, tuples executed in the window and queue
+ * length (its tasks share one thread and one queue). Fields this
+ * reader does not use are ignored, as the schema asks; a document of another schema or version, or one
+ * that lacks a field used here, is an {@link IllegalArgumentException} naming the problem.
+ */
+public final class MetricsDocumentLoads {
+    static final String SCHEMA = "nonstop.metrics.worker";
+    static final int VERSION = 1;
+
+    private MetricsDocumentLoads() {
+    }
+
+    public static List<TaskLoad> parse(String json, String component) {
+        Object root;
+        try {
+            root = JSONValue.parseWithException(json);
+        } catch (Exception e) {
+            throw new IllegalArgumentException("not JSON: " + e.getMessage());
+        }
+        Map<?, ?> doc = object(root, "$");
+        if (!SCHEMA.equals(doc.get("schema"))) {
+            throw new IllegalArgumentException("$.schema: expected " + SCHEMA + ", got " + doc.get("schema"));
+        }
+        if (number(doc, "version", "$").intValue() != VERSION) {
+            throw new IllegalArgumentException("$.version: " + doc.get("version") + " is not supported (knows " + VERSION + ")");
+        }
+        long pid = number(object(doc.get("worker"), "$.worker"), "pid", "$.worker").longValue();
+        Map<?, ?> window = object(doc.get("window"), "$.window");
+        long endMs = number(window, "end_ms", "$.window").longValue();
+        double seconds = number(window, "seconds", "$.window").doubleValue();
+        long seq = number(window, "seq", "$.window").longValue();
+        if (!(seconds > 0)) {
+            throw new IllegalArgumentException("$.window.seconds: must be positive, got " + seconds);
+        }
+        Object executors = doc.get("executors");
+        if (!(executors instanceof List<?> list)) {
+            throw new IllegalArgumentException("$.executors: expected a list");
+        }
+        List<TaskLoad> out = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            String where = "$.executors[" + i + "]";
+            Map<?, ?> e = object(list.get(i), where);
+            if (!component.equals(e.get("component"))) {
+                continue;
+            }
+            Double busy = e.get("busy") == null ? null : number(e, "busy", where).doubleValue();
+            long executed = Math.round(number(e, "executed_per_s", where).doubleValue() * seconds);
+            Integer queue = e.get("queue_length") == null ? null : number(e, "queue_length", where).intValue();
+            if (!(e.get("tasks") instanceof List<?> tasks)) {
+                throw new IllegalArgumentException(where + ".tasks: expected a list");
+            }
+            for (Object task : tasks) {
+                if (!(task instanceof Number n)) {
+                    throw new IllegalArgumentException(where + ".tasks: expected integers, got " + task);
+                }
+                out.add(new TaskLoad(n.intValue(), pid, seq, endMs, seconds, busy, executed, queue));
+            }
+        }
+        return out;
+    }
+
+    private static Map<?, ?> object(Object value, String where) {
+        if (!(value instanceof Map<?, ?> map)) {
+            throw new IllegalArgumentException(where + ": expected an object");
+        }
+        return map;
+    }
+
+    private static Number number(Map<?, ?> object, String key, String where) {
+        Object v = object.get(key);
+        if (!(v instanceof Number n)) {
+            throw new IllegalArgumentException(where + "." + key + ": expected a number, got " + v);
+        }
+        return n;
+    }
+}

@@ -1,0 +1,53 @@
+package io.nonstopstorm.scheduling.metricsplane;
+
+import io.nonstopstorm.scheduling.model.ExecutorId;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * The parts of one worker's metrics document (storm-plugins/metrics/SCHEMA.md, version 1) the
+ * schedulers use. {@code null} values of the document ("not known in this window") are empty optionals.
+ *
+ * @param topologyId  the topology the worker runs
+ * @param host        the worker's advertised host
+ * @param port        its slot port
+ * @param windowEndMs end of the measurement window, ms since the epoch
+ * @param periodS     the publishing period, seconds
+ * @param node        the node section
+ * @param executors   the worker's user executors
+ * @param traffic     tuples/s from tasks of this worker to any task
+ */
+public record WorkerDocument(String topologyId, String host, int port, long windowEndMs, int periodS, NodeSection node,
+                             List<ExecutorCpu> executors, List<TaskFlow> traffic) {
+
+    public WorkerDocument {
+        executors = List.copyOf(executors);
+        traffic = List.copyOf(traffic);
+    }
+
+    /**
+     * @param cpuCount          CPUs of the node
+     * @param cpuMhz            mean core clock, when the kernel reports it
+     * @param busyCores         whole-node CPU in use
+     * @param netBytesPerSecond max(received, sent) bytes/s summed over the non-loopback interfaces
+     */
+    public record NodeSection(int cpuCount, OptionalDouble cpuMhz, OptionalDouble busyCores, double netBytesPerSecond) {
+    }
+
+    /** An executor's CPU in cores: its thread plus the processes it started (multilang), when known. */
+    public record ExecutorCpu(ExecutorId id, String component, OptionalDouble cores) {
+    }
+
+    public record TaskFlow(int srcTask, int dstTask, double tuplesPerSecond) {
+    }
+
+    /** The worker as the znode names it: {@code host-port}. */
+    public String workerName() {
+        return host + "-" + port;
+    }
+
+    public Optional<ExecutorCpu> executor(ExecutorId id) {
+        return executors.stream().filter(e -> e.id().equals(id)).findFirst();
+    }
+}

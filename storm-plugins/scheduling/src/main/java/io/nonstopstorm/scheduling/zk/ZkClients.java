@@ -1,0 +1,40 @@
+package io.nonstopstorm.scheduling.zk;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.storm.shade.org.apache.curator.framework.CuratorFramework;
+import org.apache.storm.shade.org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.storm.shade.org.apache.curator.retry.ExponentialBackoffRetry;
+
+/**
+ * A ZooKeeper client for the project's znodes outside Storm's root, built with Storm's shaded Curator
+ * (on Nimbus's classpath through storm-server) from the servers in Nimbus's conf.
+ */
+public final class ZkClients {
+
+    private ZkClients() {
+    }
+
+    /**
+     * Starts a client (it connects in the background) to {@code storm.zookeeper.servers}/{@code port}.
+     *
+     * @throws IllegalArgumentException if no server is configured
+     */
+    public static CuratorFramework fromStormConf(Map<String, Object> conf) {
+        Object listed = conf.get("storm.zookeeper.servers");
+        if (!(listed instanceof List<?> servers) || servers.isEmpty()) {
+            throw new IllegalArgumentException("storm.zookeeper.servers is not set");
+        }
+        Object port = conf.getOrDefault("storm.zookeeper.port", 2181);
+        String connect = servers.stream().map(s -> s + ":" + port).collect(Collectors.joining(","));
+        CuratorFramework c = CuratorFrameworkFactory.builder()
+            .connectString(connect)
+            .sessionTimeoutMs(20_000)
+            .connectionTimeoutMs(5_000)
+            .retryPolicy(new ExponentialBackoffRetry(200, 3))
+            .build();
+        c.start();
+        return c;
+    }
+}

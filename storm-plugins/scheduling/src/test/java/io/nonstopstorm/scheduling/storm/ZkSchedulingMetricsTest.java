@@ -1,0 +1,98 @@
+package io.nonstopstorm.scheduling.storm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nonstopstorm.scheduling.metricsplane.MetricsFixture;
+import io.nonstopstorm.scheduling.metricsplane.RawDocument;
+import io.nonstopstorm.scheduling.model.ExecutorId;
+import io.nonstopstorm.scheduling.model.LoadSample;
+import io.nonstopstorm.scheduling.model.NodeReading;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class ZkSchedulingMetricsTest {
+
+    private static final String ROOT = "/nonstop/metrics";
+    private static final String TOPOLOGY = "keyed-3-1767225600";
+    private static final long END = 1767225660000L;
+    private static final double HZ_PER_CORE = 2596.142e6;
+    private static final Map<String, String> HOSTS = Map.of("sup1", "127.0.0.11", "sup2", "127.0.0.12", "sup3", "127.0.0.13");
+
+    private static RawDocument first() {
+        return new RawDocument(ROOT + "/" + TOPOLOGY + "/127.0.0.11-27121", MetricsFixture.json(), 1);
+    }
+
+    private static RawDocument second(long endMs, double busyCores, long version) {
+        return new RawDocument(ROOT + "/" + TOPOLOGY + "/127.0.0.12-27122",
+                MetricsFixture.secondWorker("127.0.0.12", 27122, endMs, busyCores), version);
+    }
+
+    @Test
+    void givesTheAnielloSchedulerItsFiguresPerSupervisor() {
+        List<RawDocument> docs = List.of(first(), second(END, 0.5, 1));
+        ZkSchedulingMetrics m = new ZkSchedulingMetrics(() -> docs, ROOT, () -> END + 1000, OptionalDouble.empty());
+        m.refresh(HOSTS);
+
+        assertEquals(119.9496, m.traffic(TOPOLOGY).orElseThrow().rate(ExecutorId.ofTask(5), ExecutorId.ofTask(1)), 1e-9);
+        assertEquals(0.2 * HZ_PER_CORE, m.executorLoads(TOPOLOGY).of(ExecutorId.ofTask(2)), 1e-3);
+        double ownOnSup1 = (0.1012 + 0.0041 + 0.0533 + 0.0937) * HZ_PER_CORE;
+        Map<String, Double> background = m.backgroundLoad(TOPOLOGY);
+        assertEquals(1.1875 * HZ_PER_CORE - ownOnSup1, background.get("sup1"), 1e-3);
+        assertEquals((0.5 - 0.2) * HZ_PER_CORE, background.get("sup2"), 1e-3);
+        assertTrue(!background.containsKey("sup3"), "nothing measured there");
+        assertEquals(1.1875 * HZ_PER_CORE, m.backgroundLoad("someone-else").get("sup1"), 1e-3,
+                     "for another topology the whole node is background");
+        assertEquals(new NodeReading(2, 0.5, 0.0, END), m.nodeReadings().get("sup2"));
+    }
+
+    @Test
+    void staleMalformedAndMisplacedDocumentsAreSkippedAndTheRestIsUsed() {
+        List<RawDocument> docs = List.of(
+                second(END - 60_000, 0.5, 1),   // stale: a minute old at END
+                new RawDocument(ROOT + "/" + TOPOLOGY + "/127.0.0.13-27123", "{not json", 1),
+                new RawDocument(ROOT + "/" + TOPOLOGY + "/127.0.0.13-27124",
+                        MetricsFixture.edited(d -> d.put("version", 2)), 1),
+                new RawDocument(ROOT + "/other-1-1/127.0.0.11-27121", MetricsFixture.json(), 1));
+        ZkSchedulingMetrics m = new ZkSchedulingMetrics(() -> docs, ROOT, () -> END, OptionalDouble.empty());
+        m.refresh(HOSTS);
+        m.refresh(HOSTS);   // the same bad versions again: skipped silently
+        assertTrue(m.traffic(TOPOLOGY).isEmpty(), "no usable document of the topology");
+        assertTrue(m.executorLoads(TOPOLOGY).values().isEmpty());
+        assertTrue(m.nodeReadings().isEmpty());
+        assertEquals(Map.of(), m.nodeLoadHistory());
+    }
+
+    @Test
+    void anUnreadableZooKeeperMeansNoMeasurementsNotAnException() {
+        ZkSchedulingMetrics m = new ZkSchedulingMetrics(() -> {
+            throw new IllegalStateException("connection loss");
+        }, ROOT, () -> END, OptionalDouble.empty());
+        m.refresh(HOSTS);
+        assertTrue(m.traffic(TOPOLOGY).isEmpty());
+        assertEquals(Map.of(), m.backgroundLoad(TOPOLOGY));
+    }
+
+    @Test
+    void theNodeLoadHistoryGetsOneSamplePerWindowAndForgetsOldOnes() {
+        List<RawDocument> docs = new ArrayList<>(List.of(second(END, 0.5, 1)));
+        AtomicLong now = new AtomicLong(END + 1000);
+        ZkSchedulingMetrics m = new ZkSchedulingMetrics(() -> docs, ROOT, now::get, OptionalDouble.empty());
+        m.refresh(HOSTS);
+        m.refresh(HOSTS);   // two Nimbus rounds in one metrics window
+        docs.set(0, second(END + 5000, 1.5, 2));
+        now.set(END + 6000);
+        m.refresh(HOSTS);
+        assertEquals(List.of(new LoadSample(END, 0.5 * HZ_PER_CORE), new LoadSample(END + 5000, 1.5 * HZ_PER_CORE)),
+                     m.nodeLoadHistory().get("sup2"));
+
+        docs.clear();       // the worker is gone; the samples age out
+        now.set(END + 5000 + ZkSchedulingMetrics.HISTORY_MINUTES * 60_000L + 1);
+        m.refresh(HOSTS);
+        assertEquals(Map.of(), m.nodeLoadHistory());
+    }
+}

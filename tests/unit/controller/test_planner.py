@@ -1,0 +1,97 @@
+import json
+import subprocess
+
+import pytest
+
+from pycontrol import paths
+from pycontrol.controller.planner import JavaPlanner, PlanningError, moves_from, scheduler_params
+from pycontrol.controller.policy import TopologyPolicy
+from pycontrol.errors import UserError
+from tests.unit.controller.fakes import model
+
+A, B = "h1:1", "h2:1"
+JAR = paths.dist_dir() / "extlib" / "nonstop-scheduling.jar"
+needs_jar = pytest.mark.skipif(not JAR.is_file(), reason="build the scheduling plugin first")
+
+
+def keyed():
+    """One spout on A feeding one bolt on A and two on B."""
+    return model({"[1-1]": A, "[2-2]": A, "[3-3]": B, "[4-4]": B},
+                 {("[1-1]", "[2-2]"): 10.0, ("[1-1]", "[3-3]"): 80.0, ("[1-1]", "[4-4]"): 30.0},
+                 components={"[1-1]": "spout", "[2-2]": "bolt", "[3-3]": "bolt", "[4-4]": "bolt"},
+                 dag=[("spout", "bolt")], worker_load={A: 0.2, B: 0.2}, node_cpus=2)
+
+
+def done(rc, out="", err=""):
+    return subprocess.CompletedProcess([], rc, out if isinstance(out, str) else json.dumps(out), err)
+
+
+def planned(placement, notes=(), violations=()):
+    return {"ok": True, "planning_ms": 3.0, "topologies": [{"id": "wc", "placement": placement, "notes": list(notes),
+                                                             "violations": list(violations),
+                                                             "inter_node_traffic": 1.0}]}
+
+
+def test_moves_are_the_difference_to_the_plan_best_first():
+    m = keyed()
+    moves = moves_from(m, {A: ["[1,1]", "[2,2]", "[3,3]", "[4,4]"], B: []}, "why")
+    assert [(x.executor, x.from_slot, x.to_slot, x.expected_gain) for x in moves] == [
+        ("[3-3]", B, A, 80.0), ("[4-4]", B, A, 30.0)]
+    assert all(x.reason == "why" and x.topology == "wc" for x in moves)
+
+
+def test_policy_params_become_the_schedulers_and_pinned_executors_are_passed_to_otd():
+    otd = TopologyPolicy("otd", {"threshold_asc": 3, "node_cpu_background": False})
+    assert scheduler_params(otd, "wc", {"[3-3]"}) == {"otd": {"threshold_asc": 3, "pinned": ["[3,3]"]}}
+    assert scheduler_params(TopologyPolicy("aniello-online", {"beta": 0.2}), "wc", set()) == {"aniello": {"beta": 0.2}}
+    sam = TopologyPolicy("mba-sam", {"allocation": {"bolt": {"cpu": 0.5, "memory": 0.1}}})
+    assert scheduler_params(sam, "wc", set()) == {"sam": {"allocation": {"wc": {"bolt": {"cpu": 0.5, "memory": 0.1}}}}}
+
+
+def test_the_planner_runs_plancli_on_the_snapshot_and_reads_its_plan():
+    seen = {}
+
+    def run(args, timeout_s):
+        seen["args"], seen["timeout"] = args, timeout_s
+        seen["doc"] = json.loads(open(args[args.index("--input") + 1]).read())
+        return done(0, planned({A: ["[1,1]", "[2,2]", "[3,3]"], B: ["[4,4]"]}, ["otd case 3: move [3,3]"]))
+
+    plan = JavaPlanner(run, timeout_s=7).plan(keyed(), TopologyPolicy("otd", {"node_cpu_background": False}), {"[4-4]"})
+    assert seen["args"][:2] == ["--scheduler", "otd"] and seen["args"][-1] == "--json" and seen["timeout"] == 7
+    assert seen["doc"]["params"]["otd"]["pinned"] == ["[4,4]"]
+    assert "cpu_background" not in seen["doc"]["cluster"]["nodes"][0]
+    assert [(x.executor, x.to_slot) for x in plan.moves] == [("[3-3]", A)]
+    assert plan.note == "otd case 3: move [3,3]" and plan.moves[0].expected_gain == 80.0
+
+
+@pytest.mark.parametrize("result, fragment", [
+    (done(2, err="log line\nerror: input.json: topology.edges: cycle"), "otd refused the snapshot: error: input.json"),
+    (done(3, err="java.lang.IllegalStateException: boom"), "otd failed (exit 3): java.lang.IllegalStateException"),
+    (done(0, planned({A: ["[1,1]"]}, violations=["node CPU"])), "breaks constraints"),
+])
+def test_planner_failures_are_errors_naming_the_cause(result, fragment):
+    with pytest.raises(PlanningError, match=None) as e:
+        JavaPlanner(lambda a, t: result).plan(keyed(), TopologyPolicy("otd"), set())
+    assert fragment in str(e.value)
+
+
+def test_no_placement_is_a_plan_without_moves_and_a_missing_planner_an_error():
+    plan = JavaPlanner(lambda a, t: done(1, {"ok": False, "error": "not enough slots"})).plan(
+        keyed(), TopologyPolicy("aniello-online"), set())
+    assert plan.moves == [] and "aniello-online found no placement: not enough slots" in plan.note
+
+    def missing(a, t):
+        raise UserError("the scheduling plugin or Storm's jars are missing")
+    with pytest.raises(PlanningError, match="jars are missing"):
+        JavaPlanner(missing).plan(keyed(), TopologyPolicy("otd"), set())
+
+
+@needs_jar
+def test_the_real_otd_core_moves_the_executor_that_saves_most_and_respects_pins():
+    policy = TopologyPolicy("otd", {"threshold_asc": 1, "node_cpu_background": False})
+    # Moving the spout next to its two heaviest consumers saves 80 + 30 - 10 tuples/s.
+    plan = JavaPlanner().plan(keyed(), policy, set())
+    assert [(x.executor, x.from_slot, x.to_slot) for x in plan.moves] == [("[1-1]", A, B)]
+    assert plan.moves[0].expected_gain == 100.0 and "otd case 3" in plan.note and "ASC 100.0" in plan.note
+    pinned = JavaPlanner().plan(keyed(), policy, {"[1-1]"})
+    assert [(x.executor, x.to_slot, x.expected_gain) for x in pinned.moves] == [("[3-3]", A, 80.0)]

@@ -1,0 +1,61 @@
+import pytest
+
+from pycontrol.controller import snapshot
+from tests.unit.controller.fakes import model
+
+A, B = "10.0.0.1:6700", "10.0.0.2:6700"
+
+
+def wc(**kw):
+    placement = {"[1-1]": A, "[2-2]": A, "[3-3]": B, "[4-4]": B}
+    traffic = {("[1-1]", "[3-3]"): 100.0, ("[1-1]", "[2-2]"): 50.0, ("[2-2]", "[4-4]"): 30.0}
+    comps = {"[1-1]": "spout", "[2-2]": "split", "[3-3]": "split", "[4-4]": "count"}
+    return model(placement, traffic, components=comps, dag=[("spout", "split"), ("split", "count")], **kw)
+
+
+def test_the_snapshot_is_the_running_topology_in_plan_input_spelling():
+    m = wc(cpu={"[1-1]": 0.2, "[3-3]": 0.4}, worker_load={A: 0.5, B: 1.0}, node_cpus=4,
+           node_busy={"10.0.0.1": 2.5, "10.0.0.2": 1.0}, queues={"[3-3]": 7, "[4-4]": 5})
+    doc = snapshot.plan_input(m, {"otd": {"threshold_asc": 5}})
+    t = doc["topology"]
+    assert doc["cluster"]["nodes"] == [
+        {"id": "10.0.0.1", "ports": [6700], "cpu_capacity": 4.0, "cpu_background": 2.0},   # 2.5 busy - 0.5 ours
+        {"id": "10.0.0.2", "ports": [6700], "cpu_capacity": 4.0, "cpu_background": 0.0}]
+    assert t["workers"] == 2
+    assert t["current_placement"] == {A: ["[1,1]", "[2,2]"], B: ["[3,3]", "[4,4]"]}
+    assert t["executors"][0] == {"id": "[1,1]", "component": "spout"}
+    assert {(x["from"], x["to"]): x["rate"] for x in t["traffic"]} == {
+        ("[1,1]", "[3,3]"): 100.0, ("[1,1]", "[2,2]"): 50.0, ("[2,2]", "[4,4]"): 30.0}
+    assert t["executor_cpu"] == {"[1,1]": 0.2, "[3,3]": 0.4}   # unknown CPU is left out, not 0
+    assert t["edges"] == [["split", "count"], ["spout", "split"]]
+    # Worker share = load / (room / workers of the topology on the node): A has 4-2 cores left.
+    assert t["worker_load"] == {A: {"cpu": 0.25, "queue": 0}, B: {"cpu": 0.25, "queue": 12}}
+    assert doc["params"] == {"otd": {"threshold_asc": 5}}
+
+
+def test_other_processes_can_be_ignored_and_a_full_node_saturates_its_workers():
+    # Node 1's other processes use all its CPUs (busy counts ours too, and a little measurement noise).
+    m = wc(worker_load={A: 0.5, B: 1.0}, node_cpus=2, node_busy={"10.0.0.1": 2.6, "10.0.0.2": 1.0})
+    assert snapshot.worker_shares(m, count_background=True) == {A: snapshot.SATURATED_SHARE, B: 0.5}
+    assert snapshot.worker_shares(m, count_background=False) == {A: 0.25, B: 0.5}
+    assert "cpu_background" not in snapshot.plan_input(m, count_background=False)["cluster"]["nodes"][0]
+
+
+def test_a_cyclic_dag_is_sent_without_edges():
+    m = wc()
+    m.components.add_edge("count", "spout", inputs=[], grouping="shuffle", tuples_per_s=0.0)
+    assert snapshot.plan_input(m)["topology"]["edges"] == []
+
+
+def test_gain_of_a_move_is_the_inter_node_traffic_it_saves():
+    m = wc()
+    assert snapshot.inter_node_tuples_per_s(snapshot.traffic(m), snapshot.placement(m)) == 130.0
+    assert snapshot.gain_of(m, {"[3-3]": A}) == 100.0          # 1 -> 3 becomes local
+    assert snapshot.gain_of(m, {"[2-2]": B}) == pytest.approx(-50 + 30)   # 1 -> 2 crosses, 2 -> 4 stops
+    assert snapshot.gain_of(m, {}) == 0.0
+
+
+def test_executor_spellings_convert_both_ways():
+    assert snapshot.plan_executor("[3-4]") == "[3,4]"
+    assert snapshot.ui_executor("[3,4]") == "[3-4]"
+    assert snapshot.ui_executor("[7-7]") == "[7-7]"
