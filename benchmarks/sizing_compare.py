@@ -4,7 +4,7 @@ observed stable rate, and the models' predicted rate vs the observed one (R²).
 
 Not a test: run it by hand on a machine as quiet as you can get, e.g.
     .venv/bin/python benchmarks/sizing_compare.py                 # linear, diamond, star at 5, 10, 20 t/s
-    .venv/bin/python benchmarks/sizing_compare.py --quick         # linear at 10 t/s only, shorter trials
+    .venv/bin/python benchmarks/sizing_compare.py --quick         # linear at 5 and 10 t/s, shorter trials
 
 Models: the measured tables (`pycontrol model build`, default pycontrol/sizing/data/measured/micro_tasks.yaml)
 over the paper's models (which only supply the static source and sink). The micro-DAG topologies run
@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 from datetime import datetime, timezone
@@ -138,14 +139,26 @@ class Run:
         log(f"{self.name}: submitting {allocation.total_threads} threads, ρ = {allocation.slots}")
         self.topo = RunningTopology.submit(cluster["rest"], cluster["conf_dir"], cluster["logs"], TOPOLOGY[dag.name],
                                            self.name, [*settings, *common], component_conf)
+        self.runner: TrialRunner | None = None
+        self.failure: ProfilingError | None = None
+
+    def ready(self) -> None:
+        """Waits until placed and steady at 1 t/s (a failure is kept for `measure` to record)."""
+        try:
+            self.topo.wait_placed(self.allocation.total_threads, timeout_s=self.args.start_timeout)
+            self.runner = TrialRunner(self.topo.rows, self.rate_file, self.args.trials, log=log)
+            self.runner.settle(1.0)
+            self.record["startup_seconds"] = round(time.monotonic() - self.started, 1)
+        except ProfilingError as e:
+            self.failure = e
 
     def measure(self) -> dict[str, Any]:
         record, name, omega = self.record, self.name, self.omega
         try:
-            self.topo.wait_placed(self.allocation.total_threads, timeout_s=self.args.start_timeout)
-            runner = TrialRunner(self.topo.rows, self.rate_file, self.args.trials, log=log)
-            record["base_latency_ms"] = round(runner.settle(1.0), 1)
-            record["startup_seconds"] = round(time.monotonic() - self.started, 1)
+            if self.failure is not None:
+                raise self.failure
+            runner = self.runner
+            record["base_latency_ms"] = round(runner.settle(1.0), 1)   # again: the base of now
             placement, used = placement_of(self.topo, self.dag)
             record["slots_used"] = used
             if self.mapper == "sam":
@@ -176,8 +189,9 @@ class Run:
 
 
 def batches(todo: list, slots: int, together: bool) -> list[list]:
-    """Runs submitted together (each idles at 1 t/s until measured): as many as their ρ + 1 slots
-    fit, so workers start once per batch; one at a time if not `together` (RAS decides by the
+    """Runs submitted together (each idles at 1 t/s until measured; none is measured before all are
+    up, since starting workers and Python processes would load the machine): as many as their
+    ρ + 1 slots fit, so workers start once per batch; one at a time if not `together` (RAS decides by the
     resources other topologies hold, so its runs get the cluster alone)."""
     out: list[list] = []
     used = 0
@@ -272,7 +286,7 @@ def plot(doc: dict, path: Path) -> bool:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--quick", action="store_true", help="linear DAG at 10 t/s only, shorter trials")
+    ap.add_argument("--quick", action="store_true", help="linear DAG at 5 and 10 t/s only, shorter trials")
     ap.add_argument("--dags", default="linear,diamond,star")
     ap.add_argument("--rates", default="5,10,20", help="planned DAG input rates Ω, t/s")
     ap.add_argument("--pairs", default=",".join(PAIRS))
@@ -289,7 +303,7 @@ def main() -> None:
     ap.add_argument("--dry-run", action="store_true", help="print the planned runs (allocations) and stop")
     args = ap.parse_args()
     if args.quick:
-        args.dags, args.rates = "linear", "10"
+        args.dags, args.rates = "linear", "5,10"
         args.trial_secs, args.search_minutes = 15.0, 3.0
     args.trials = TrialSettings(trial_secs=args.trial_secs, warmup_secs=5.0, settle_timeout_secs=args.start_timeout)
     args.search = SearchSettings(growth=1.5, precision=0.1, max_trials=8)
@@ -327,9 +341,39 @@ def main() -> None:
         log(f"  skipped {s_['dag']}@{s_['planned_rate']:g} {s_['pair']}: {s_['reason']}")
     if args.dry_run:
         return
+    # A plain `kill` ends the benchmark like Ctrl-C: the clusters are taken down on the way out.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     load_before = os.getloadavg()
-    started = time.monotonic()
+    began = time.monotonic()
     runs: list[dict] = []
+    args.out.mkdir(parents=True, exist_ok=True)
+    out = args.out / ("sizing_compare_quick.json" if args.quick else "sizing_compare.json")
+
+    def write(complete: bool) -> dict:
+        """The results so far (rewritten after every run, so an interrupted benchmark keeps them)."""
+        doc = {
+            "benchmark": "MBA+SAM vs LSA+RSM vs LSA+DSM on the local cluster (seed 002 §8.4-8.5)",
+            "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "quick": args.quick,
+            "complete": complete,
+            "wall_seconds": round(time.monotonic() - began, 1),
+            "machine": {**machine_facts(), "loadavg_before": load_before},
+            "cluster": {"nodes": args.nodes, "slots_per_node": args.slots, "slot_memory_mb": slot_mb},
+            "models": str(args.models.relative_to(REPO) if args.models.is_relative_to(REPO) else args.models),
+            "models_from_paper": from_paper,
+            "topology_settings": extra,
+            "criteria": {"trial_secs": args.trial_secs, "warmup_secs": args.trials.warmup_secs,
+                         "max_latency_slope_ms_per_s": args.trials.max_slope_ms_per_s,
+                         "min_rate_ratio": args.trials.min_rate_ratio,
+                         "search": {"growth": args.search.growth, "precision": args.search.precision,
+                                    "minutes": args.search_minutes}},
+            "skipped": skipped,
+            "runs": runs,
+            "summary": summarise(runs),
+        }
+        out.write_text(json.dumps(doc, indent=1))
+        return doc
+
     for which, mappers in (("A", {"sam", "dsm"}), ("B", {"rsm"})):
         todo = [p for p in plan if PAIRS[p[2]][1] in mappers]
         if not todo:
@@ -337,33 +381,16 @@ def main() -> None:
         spec, cluster = bring_up(args, which, slot_mb)
         try:
             for batch in batches(todo, cluster_slots, together=which == "A"):
-                started = [Run(args, cluster, dag, omega, pair, a, models, extra, slot_mb)
-                           for dag, omega, pair, a in batch]
-                for r in started:
+                submitted = [Run(args, cluster, dag, omega, pair, a, models, extra, slot_mb)
+                             for dag, omega, pair, a in batch]
+                for r in submitted:      # every worker of the batch up before any measurement
+                    r.ready()
+                for r in submitted:
                     runs.append(r.measure())
+                    write(complete=False)
         finally:
             manager.down(spec.home)
-    doc = {
-        "benchmark": "MBA+SAM vs LSA+RSM vs LSA+DSM on the local cluster (seed 002 §8.4-8.5)",
-        "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "quick": args.quick,
-        "wall_seconds": round(time.monotonic() - started, 1),
-        "machine": {**machine_facts(), "loadavg_before": load_before},
-        "cluster": {"nodes": args.nodes, "slots_per_node": args.slots, "slot_memory_mb": slot_mb},
-        "models": str(args.models.relative_to(REPO) if args.models.is_relative_to(REPO) else args.models),
-        "models_from_paper": from_paper,
-        "topology_settings": extra,
-        "criteria": {"trial_secs": args.trial_secs, "warmup_secs": args.trials.warmup_secs,
-                     "max_latency_slope_ms_per_s": args.trials.max_slope_ms_per_s, "min_rate_ratio": 0.95,
-                     "search": {"growth": args.search.growth, "precision": args.search.precision,
-                                "minutes": args.search_minutes}},
-        "skipped": skipped,
-        "runs": runs,
-    }
-    doc["summary"] = summarise(runs)
-    args.out.mkdir(parents=True, exist_ok=True)
-    out = args.out / ("sizing_compare_quick.json" if args.quick else "sizing_compare.json")
-    out.write_text(json.dumps(doc, indent=1))
+    doc = write(complete=True)
     log(f"wrote {out}")
     if plot(doc, out.with_suffix(".png")):
         log(f"wrote {out.with_suffix('.png')}")

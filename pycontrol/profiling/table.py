@@ -8,7 +8,8 @@ thread count without a stable rate has no row. All values are tagged `origin: me
 
 The document also carries, at the top level (the sizing reader ignores these keys):
 `machine` (facts of the machine of the first log), `measurements` (per model: when, how long the
-sweep took, load averages, the settings and the raw numbers per τ).
+run took in all and how much of it the harness topologies took to start, load averages, the
+settings and the raw numbers per τ).
 """
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ def _measurement(log: Mapping[str, Any]) -> dict[str, Any]:
                         "shares_worker_with": run.get("shares_worker_with"),
                         "usage_at_peak": dict(peak.usage) if peak else None})
     machine = log.get("machine", {})
-    return {"started": log.get("started"), "sweep_seconds": log.get("wall_seconds"), "stopped": log.get("stopped"),
+    return {"started": log.get("started"), "wall_seconds": log.get("wall_seconds"),
+            "startup_seconds": log.get("startup_seconds"), "stopped": log.get("stopped"),
             "loadavg_before": machine.get("loadavg"), "loadavg_after": machine.get("loadavg_after"),
             "topology": log.get("topology"), "cluster": log.get("cluster"),
             "settings": log.get("settings"), "threads": per_tau}
@@ -91,8 +93,8 @@ def table_document(logs: Iterable[Mapping[str, Any]], names: Iterable[str] | Non
         models[task] = {"description": f"{log.get('description') or task}, measured by pycontrol model build",
                         "rows": rows}
         measurements[task] = _measurement(log)
-    doc = {"version": TABLE_VERSION, "machine": logs[0].get("machine", {}), "measurements": measurements,
-           "models": models}
+    doc = {"version": TABLE_VERSION, "machine": logs[0].get("machine", {}), "models": models,
+           "measurements": measurements}
     validate(doc)
     return doc
 

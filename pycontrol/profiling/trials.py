@@ -45,6 +45,7 @@ class TrialSettings:
     abort_after_ms: float = 2000.0
     stall_secs: float = 6.0
     drain_timeout_secs: float = 120.0
+    stuck_secs: int = 10
     settle_timeout_secs: float = 600.0
     settle_seconds: int = 8
     poll_secs: float = 1.0
@@ -163,9 +164,10 @@ class TrialRunner:
                       latency_slope_ms_per_s=v.latency_slope_ms_per_s,
                       seconds=round(self.clock() - started, 1), cpu_cores=usage.get("cpu_cores"),
                       rss_mb=usage.get("rss_mb"), usage=usage)
+        measured = f", cores {usage['cpu_cores']}, rss {usage['rss_mb']} MB" if usage else ""
         self.log(f"  {rate:9.3f} t/s: {'stable  ' if stable else 'UNSTABLE'} {reason} (acked {acked}/s, "
-                 f"latency mean {v.latency_mean_ms:.0f} ms, slope {v.latency_slope_ms_per_s} ms/s, "
-                 f"cores {usage.get('cpu_cores')}, rss {usage.get('rss_mb')} MB, {trial.seconds:.0f} s)")
+                 f"latency mean {v.latency_mean_ms:.0f} ms, slope {v.latency_slope_ms_per_s} ms/s{measured}, "
+                 f"{trial.seconds:.0f} s)")
         return trial
 
     def _acked_ratio(self, rate: float, seconds: int) -> float:
@@ -200,7 +202,9 @@ class TrialRunner:
         return None
 
     def drain(self) -> float:
-        """Rate 0 until nothing is pending; returns the seconds it took."""
+        """Rate 0 until nothing is pending; returns the seconds it took. Tuples that stay in flight
+        without any ack for `stuck_secs` are lost somewhere (they fail at the message timeout and
+        are replayed); waiting longer would not bring them back, so the drain ends there."""
         s = self.settings
         started = self.clock()
         self.rate_file.set(0.0)
@@ -211,6 +215,11 @@ class TrialRunner:
             # Nothing in flight and nothing left to emit: tuples that fell due while the spout was held
             # back keep their due times and are still emitted at rate 0 (behind_ms > 0 until then).
             if rows and rows[-1].pending == 0 and rows[-1].emitted == 0 and rows[-1].behind_ms == 0:
+                return self.clock() - started
+            quiet = rows[-int(s.stuck_secs):]
+            if len(quiet) >= s.stuck_secs and all(r.acked == 0 and r.emitted == 0 and r.behind_ms == 0
+                                                  and r.pending == quiet[-1].pending for r in quiet):
+                self.log(f"  {quiet[-1].pending} tuple(s) stuck in flight; they will time out and be replayed")
                 return self.clock() - started
         self.log(f"  still tuples pending after draining {s.drain_timeout_secs:g} s")
         return self.clock() - started

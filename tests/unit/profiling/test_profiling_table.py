@@ -61,7 +61,7 @@ def test_the_document_is_a_model_table_sizing_reads(tmp_path):
     assert isinstance(pi, TableModel)
     assert (pi.peak_rate(1), pi.cpu(1), pi.memory(1)) == (75.0, 0.6, 0.21)
     assert pi.bundle_threads == 1          # ties go to the fewest threads
-    assert doc["measurements"]["pi"]["sweep_seconds"] == 200.0
+    assert doc["measurements"]["pi"]["wall_seconds"] == 200.0
     assert doc["measurements"]["pi"]["threads"][2]["peak_rate"] is None
     assert doc["machine"]["cpus"] == 2
     # MBA runs on the measured Pi over the paper's other models

@@ -173,3 +173,18 @@ def test_a_slow_task_at_its_capacity_is_not_failed_for_tuples_still_in_flight():
     r.settle(1.0)
     assert r._acked_ratio(2.0, 10) == pytest.approx(0.95 - 2 / 20)
     assert r._acked_ratio(500.0, 10) == pytest.approx(0.95 - 251 / 5000)
+
+
+class LostTupleTopology(QueueTopology):
+    """One tuple never comes back: pending stays 1, nothing is acked."""
+
+    def _second(self, ts: int) -> None:
+        self.rows.append(Second(ts, 0, 0, 0, 0, 0, 0.0, 0.0, 0.0, 0.0, 1, 0.0, 0, round(self.rate, 3), 1))
+
+
+def test_a_tuple_lost_in_flight_does_not_hold_the_drain_until_its_timeout():
+    topo = LostTupleTopology(capacity=100.0)
+    r = runner(topo, drain_timeout_secs=120, stuck_secs=10)
+    took = r.drain()
+    assert 10 <= took <= 15
+    assert topo.rates_set == [0.0]
