@@ -260,7 +260,8 @@ def run_benchmark(opts: Options, home: Path, port_base: int, out_dir: Path,
                  "machine": {"cpus": os.cpu_count(), "loadavg_before": [round(x, 2) for x in load_before],
                              "loadavg_now": [round(x, 2) for x in os.getloadavg()]},
                  "failures": failures}
-        return [report.write_json(out_dir, report.document(opts, schemes, segments, baseline, extra, CLUSTER_CONF))]
+        doc = report.document(opts, schemes, segments, baseline, extra, CLUSTER_CONF)
+        return [report.write_json(out_dir, doc)]
 
     for run in runs:
         try:

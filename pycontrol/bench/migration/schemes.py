@@ -58,8 +58,10 @@ WORKER_RESTART = Scheme("worker-restart", migration=True, conf=((ENABLED, False)
                               "worker whose executors change (Storm*, T-Storm style)")
 NONSTOP = Scheme("nonstop", migration=True, conf=((D_K, 0), (PUSH, False)),
                  about="thread-level migration without lazy kill, default cycles (T_W poll only)")
-NONSTOP_PLUS = Scheme("nonstop+", migration=True, conf=((D_K, 2000), (PUSH, True)),
-                      about="thread-level migration with lazy kill D_K = 2 s and push sync")
+# Tuned: Nimbus's round (T_S) at its 1 s minimum. The round is most of plan-to-effect: at the local
+# cluster's 2 s the scheduler decided 1.5 s after the plan was written on average.
+NONSTOP_PLUS = Scheme("nonstop+", migration=True, conf=((D_K, 2000), (PUSH, True), (T_S_KEY, 1)),
+                      about="thread-level migration with lazy kill D_K = 2 s, push sync and T_S = 1 s")
 MOVING = {s.name: s for s in (REBALANCE, WORKER_RESTART, NONSTOP, NONSTOP_PLUS)}
 
 
