@@ -10,13 +10,15 @@ Models: the measured tables (`pycontrol model build`, default pycontrol/sizing/d
 over the paper's models (which only supply the static source and sink). The micro-DAG topologies run
 with the settings the models were measured with.
 
-Two clusters, one after the other (--home, --port-base; each taken down at the end):
-  A  Nimbus runs io.nonstopstorm.scheduling.storm.NonstopScheduler: SAM for topologies whose conf says
-     `nonstop.scheduler: slot-aware` (with `nonstop.sam.allocation` from MBA), Storm's DefaultScheduler
-     (DSM) for the others (LSA's parallelism, topology.workers = ρ);
-  B  Nimbus runs Storm's ResourceAwareScheduler (RSM) configured as seed-specs §1.10: per node
-     slots x 100 % CPU and slots x the slot memory; each thread requests its task's single-thread
-     CPU and memory (LSA's parallelism). The nonstop dispatcher does not delegate to RAS, hence B.
+One cluster (--home, --port-base; taken down at the end). Nimbus runs the nonstop dispatcher
+(io.nonstopstorm.scheduling.storm.NonstopScheduler), which picks the mapper by the topology conf:
+  SAM  `nonstop.scheduler: slot-aware` with `nonstop.sam.allocation` from MBA;
+  RSM  `nonstop.scheduler: ras`: Storm's ResourceAwareScheduler on that topology alone, configured as
+       seed-specs §1.10: the supervisors offer slots x 100 % CPU and slots x the slot memory (only RAS
+       reads these), each thread requests its task's single-thread CPU and memory (LSA's parallelism);
+  DSM  no key: Storm's DefaultScheduler (LSA's parallelism, topology.workers = ρ).
+SAM and DSM runs share batches; each RSM run has the cluster alone, since RAS counts the resources
+other topologies requested (Storm's defaults for SAM/DSM topologies) as taken.
 
 Per run: submit, wait until placed and steady at 1 t/s, read the placement (slots used = workers;
 predicted rate = pycontrol.sizing.predict on that placement, `fill` and `shuffle` routing), then
@@ -97,9 +99,9 @@ def placement_of(topo: RunningTopology, dag: Dag) -> tuple[Placement, int]:
     return Placement.from_mapping(slots, node_of), len(slots)
 
 
-def sam_decision(cluster: dict, name: str) -> dict | None:
-    """What the slot-aware scheduler recorded for the topology: "applied", or "fallback" when it could
-    not map it and Storm's default placed it instead (then the run is not MBA+SAM)."""
+def scheduler_decision(cluster: dict, name: str) -> dict | None:
+    """What the nonstop scheduler (slot-aware or ras) recorded for the topology: "applied", or
+    "fallback" when it failed and Storm's default placed it instead (then the run is not that mapper)."""
     client = zk.connect(cluster["zk"])
     try:
         found = zk.read_json(client, f"{zk.DECISIONS}/{name}.scheduler")
@@ -161,8 +163,8 @@ class Run:
             record["base_latency_ms"] = round(runner.settle(1.0), 1)   # again: the base of now
             placement, used = placement_of(self.topo, self.dag)
             record["slots_used"] = used
-            if self.mapper == "sam":
-                record["sam_decision"] = sam_decision(self.cluster, name)
+            if self.mapper in ("sam", "rsm"):
+                record[f"{self.mapper}_decision"] = scheduler_decision(self.cluster, name)
             record["placement"] = {s.slot: dict(s.threads) for s in placement.slots}
             for routing in ("fill", "shuffle"):
                 p = predict(self.dag, self.models, placement, routing=routing)
@@ -188,32 +190,31 @@ class Run:
         return record
 
 
-def batches(todo: list, slots: int, together: bool) -> list[list]:
+def batches(todo: list, slots: int) -> list[list]:
     """Runs submitted together (each idles at 1 t/s until measured; none is measured before all are
     up, since starting workers and Python processes would load the machine): as many as their
-    ρ + 1 slots fit, so workers start once per batch; one at a time if not `together` (RAS decides by the
-    resources other topologies hold, so its runs get the cluster alone)."""
+    ρ + 1 slots fit, so workers start once per batch. RSM runs go alone (RAS decides by the resources
+    other topologies hold)."""
     out: list[list] = []
     used = 0
+    alone = False
     for item in todo:
         need = item[3].slots + 1
-        if out and together and used + need <= slots:
+        rsm = PAIRS[item[2]][1] == "rsm"
+        if out and not rsm and not alone and used + need <= slots:
             out[-1].append(item)
             used += need
         else:
             out.append([item])
             used = need
+            alone = rsm
     return out
 
 
-def bring_up(args, mapper_cluster: str, slot_mb: float) -> tuple[Any, dict]:
-    if mapper_cluster == "A":
-        spec = make_spec(Path(args.home) / "A", nodes=args.nodes, slots=args.slots, port_base=args.port_base,
-                         extra_conf=SLOW_START)
-    else:
-        spec = make_spec(Path(args.home) / "B", nodes=args.nodes, slots=args.slots, port_base=args.port_base,
-                         migration=False, extra_conf={**SLOW_START, **deploy.ras_cluster_conf(args.slots, slot_mb)})
-    log(f"cluster {mapper_cluster}: starting at {spec.home}")
+def bring_up(args, slot_mb: float) -> tuple[Any, dict]:
+    spec = make_spec(Path(args.home), nodes=args.nodes, slots=args.slots, port_base=args.port_base,
+                     extra_conf={**SLOW_START, **deploy.ras_node_capacity(args.slots, slot_mb)})
+    log(f"cluster: starting at {spec.home}")
     manager.up(spec, timeout_s=600, echo=log)
     layout = Layout(spec.home)
     return spec, {"rest": StormRest(spec.ui_url), "conf_dir": layout.control_conf_dir, "logs": layout.logs,
@@ -374,13 +375,12 @@ def main() -> None:
         out.write_text(json.dumps(doc, indent=1))
         return doc
 
-    for which, mappers in (("A", {"sam", "dsm"}), ("B", {"rsm"})):
-        todo = [p for p in plan if PAIRS[p[2]][1] in mappers]
-        if not todo:
-            continue
-        spec, cluster = bring_up(args, which, slot_mb)
+    # SAM and DSM runs first (they share batches), then the RSM runs one by one.
+    todo = sorted(plan, key=lambda p: PAIRS[p[2]][1] == "rsm")
+    if todo:
+        spec, cluster = bring_up(args, slot_mb)
         try:
-            for batch in batches(todo, cluster_slots, together=which == "A"):
+            for batch in batches(todo, cluster_slots):
                 submitted = [Run(args, cluster, dag, omega, pair, a, models, extra, slot_mb)
                              for dag, omega, pair, a in batch]
                 for r in submitted:      # every worker of the batch up before any measurement

@@ -45,6 +45,17 @@ def connect(hosts: str, timeout_s: float = 10.0) -> KazooClient:
     return client
 
 
+def hosts_text(client: KazooClient) -> str:
+    return ",".join(f"{h}:{p}" for h, p in client.hosts)
+
+
+def require_connected(client: KazooClient, consequence: str) -> None:
+    """Refuse a request on a client whose connection is down. kazoo would queue it and block the caller
+    until ZooKeeper is back, then send it: a plan written long after its author gave up."""
+    if not client.connected:
+        raise UserError(f"no connection to ZooKeeper at {hosts_text(client)}: {consequence}")
+
+
 def read_json(client: KazooClient, path: str) -> tuple[Any, int] | None:
     """(document, znode version), or None if the znode does not exist."""
     try:

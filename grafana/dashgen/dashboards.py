@@ -92,19 +92,26 @@ def topology() -> dashboard.Dashboard:
 
 
 def control() -> dashboard.Dashboard:
+    tuples = f"sum by ({m.TOPOLOGY}) ({m.TOPOLOGY_TUPLES}{{{TOPO}}})"
     return (
         new_dashboard("nonstop-control", "nonstop Storm / Migrations and controller",
-                      "What the controller planned, applied or held back, and the migrations it ran.")
+                      "What the controller decided, planned, applied or held back, the migrations it ran, "
+                      "their predicted and measured gain, and the throughput around them.")
         .with_variable(variable("topology", "Topology", f"label_values({m.TOPOLOGY_INFO}, {m.TOPOLOGY})",
                                 multi=True))
         .with_row(dashboard.Row("Controller"))
         .with_panel(single("Leader", Query(f"max({m.CONTROLLER_IS_LEADER})")))
+        .with_panel(single("Paused", Query(f"max({m.CONTROLLER_PAUSED})")))
         .with_panel(single("Dry run", Query(f"max({m.CONTROLLER_DRY_RUN}{{{TOPO}}})")))
-        .with_panel(single("Migrations in progress", Query(f"sum({m.MIGRATIONS_IN_PROGRESS}{{{TOPO}}})")))
-        .with_panel(single("Control cycles / min", Query(f"sum(rate({m.CONTROLLER_CYCLES}[{RATE}])) * 60"),
-                           width=6))
-        .with_panel(single("Collector up", Query(f'min({m.COLLECTOR_UP}{{{m.SOURCE}="rest"}})'), width=6))
+        .with_panel(single("Control cycles / min", Query(f"sum(rate({m.CONTROLLER_CYCLES}[{RATE}])) * 60")))
+        .with_panel(single("Migrations (1 h)", Query(
+            f'sum(increase({m.CONTROLLER_ACTIONS}{{{TOPO}, {m.OUTCOME}="applied"}}[1h]))')))
+        .with_panel(single("Collector up", Query(f'min({m.COLLECTOR_UP}{{{m.SOURCE}="rest"}})')))
         .with_row(dashboard.Row("Decisions"))
+        .with_panel(graph("Decisions by kind", [Query(
+            f"sum by ({m.KIND}) (increase({m.CONTROLLER_DECISIONS}{{{TOPO}}}[{RATE}]))", f"{{{{{m.KIND}}}}}")],
+            "none", "applied, dry-run, held (the safety gate held every move), no-action, refused (stale data), "
+                    "error.", stacked=True))
         .with_panel(graph("Moves planned and applied", [
             Query(f"sum by ({m.TOPOLOGY}, {m.POLICY}) (increase({m.CONTROLLER_PLANNED_MOVES}{{{TOPO}}}[{RATE}]))",
                   f"planned {{{{{m.TOPOLOGY}}}}} ({{{{{m.POLICY}}}}})"),
@@ -113,18 +120,27 @@ def control() -> dashboard.Dashboard:
         .with_panel(graph("Moves held back by the safety gate", [Query(
             f"sum by ({m.REASON}) (increase({m.CONTROLLER_BLOCKED_MOVES}{{{TOPO}}}[{RATE}]))",
             f"{{{{{m.REASON}}}}}")], "none",
-            "dry-run, cooldown, cap per cycle, hysteresis: why a planned move was not applied.", stacked=True))
+            "dry-run, paused, cooldown, cap per cycle, hysteresis: why a planned move was not applied.", stacked=True))
+        .with_panel(graph("Controller phase time (p95)", [Query(
+            f"histogram_quantile(0.95, sum by (le, {m.PHASE}) (rate({m.CONTROLLER_PHASE_SECONDS}_bucket[{RATE}])))",
+            f"{{{{{m.PHASE}}}}}")], "s",
+            "collect, evaluate, plan, gate; realize and verify when a migration ran in the interval."))
         .with_row(dashboard.Row("Migrations"))
         .with_panel(graph("Migrations by outcome", [Query(
-            f"sum by ({m.OUTCOME}) (increase({m.MIGRATIONS}{{{TOPO}}}[{RATE}]))", f"{{{{{m.OUTCOME}}}}}")], "none"))
-        .with_panel(graph("Migration duration (p50, p95)", [
-            Query(f"histogram_quantile(0.5, sum by (le) (rate({m.MIGRATION_DURATION}_bucket{{{TOPO}}}[{RATE}])))",
-                  "p50"),
-            Query(f"histogram_quantile(0.95, sum by (le) (rate({m.MIGRATION_DURATION}_bucket{{{TOPO}}}[{RATE}])))",
-                  "p95")], "s"))
-        .with_panel(graph("Throughput around migrations", [Query(
-            f"sum by ({m.TOPOLOGY}) ({m.TOPOLOGY_TUPLES}{{{TOPO}}})", f"{{{{{m.TOPOLOGY}}}}}")], "ops",
-            "Tuples per second of the selected topologies: a nonstop migration should leave no dip.", width=24))
+            f"sum by ({m.OUTCOME}) (increase({m.CONTROLLER_ACTIONS}{{{TOPO}}}[{RATE}]))", f"{{{{{m.OUTCOME}}}}}")],
+            "none", "Actions sent to the cluster: applied, unchanged, rejected by the scheduler, not-converged, "
+                    "gone, error.", stacked=True))
+        .with_panel(graph("Predicted vs measured gain", [
+            Query(f"{m.CONTROLLER_PREDICTED_GAIN}{{{TOPO}}}", f"predicted {{{{{m.TOPOLOGY}}}}}"),
+            Query(f"{m.CONTROLLER_MEASURED_GAIN}{{{TOPO}}}", f"measured {{{{{m.TOPOLOGY}}}}}")], "ops",
+            "Inter-node tuples/s the last applied migration was predicted to save, and what it saved once every "
+            "metrics window postdated it."))
+        .with_panel(graph("Degradation: throughput vs its 15-minute peak", [Query(
+            f"{tuples} / max_over_time({tuples}[15m:])", f"{{{{{m.TOPOLOGY}}}}}")], "percentunit",
+            "Below 100 % the topology moves fewer tuples than it did lately: the dip a migration causes "
+            "(a nonstop migration should leave none)."))
+        .with_panel(graph("Throughput around migrations", [Query(tuples, f"{{{{{m.TOPOLOGY}}}}}")], "ops",
+                          "Tuples per second of the selected topologies."))
     )
 
 

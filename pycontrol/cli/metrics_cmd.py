@@ -71,9 +71,11 @@ def metrics() -> None:
 def serve_cmd(host, port, interval, home, ui, zk, zk_root, cpu_mhz) -> None:
     """Expose every running topology's metrics to Prometheus (see pycontrol/metrics/PROMETHEUS.md)."""
     from pycontrol.metrics.prometheus import Refresher, serve
+    from pycontrol.metrics.rest_info import cluster_totals
 
     collector = open_collector(home, ui, zk, zk_root, cpu_mhz)
-    refresher = Refresher(collector.collect_all, lambda: collector.zk.connected, interval_s=interval)
+    refresher = Refresher(collector.collect_all, lambda: collector.zk.connected, interval_s=interval,
+                          cluster_fn=lambda: cluster_totals(collector.rest.cluster_summary()))
     refresher.refresh()
     server, _ = serve(refresher, host, port)
     refresher.start()

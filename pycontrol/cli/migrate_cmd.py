@@ -48,7 +48,10 @@ def migrate_cmd(topology, executor, to, wait, timeout, as_json, home, zk_hosts, 
     parse_executor(executor)  # bad spelling fails before anything is contacted
     host, port = parse_target(to)
     host = nodes.get(host, host)
-    client = zk.connect(zk_hosts)
+    try:
+        client = zk.connect(zk_hosts)
+    except UserError as e:
+        raise UserError(f"{e}: no plan written, nothing moves") from e
     try:
         r = migrate(client, StormRest(ui_url), topology, executor, (host, port), wait=wait, timeout_s=timeout)
     finally:

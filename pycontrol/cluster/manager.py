@@ -225,18 +225,40 @@ def status(home: Path) -> dict:
     return out
 
 
-def restart_daemon(home: Path, name: str, timeout_s: float = 120.0) -> State:
-    """Fault injection: stop one daemon of the running cluster (with its process group) and start it
-    again with the same command and data, e.g. "zookeeper"; returns the updated state."""
+def _daemon(home: Path, name: str) -> tuple[Layout, State, int]:
     layout = Layout(home)
     state = State.load(layout)
-    if state is None or not _running(state):
-        raise UserError(f"no running cluster in {home}")
+    if state is None:
+        raise UserError(f"no cluster state in {home}")
     idx = next((i for i, p in enumerate(state.processes) if p.name == name), None)
     if idx is None:
         raise UserError(f"no daemon named '{name}' (daemons: {[p.name for p in state.processes]})")
+    return layout, state, idx
+
+
+def stop_daemon(home: Path, name: str, crash: bool = False) -> State:
+    """Fault injection: stop one daemon of the running cluster, e.g. "zookeeper". By default its whole
+    process group (a supervisor's workers too) is stopped; crash=True SIGKILLs the daemon's own process
+    only, as a crash would: the workers a supervisor started keep running. The state keeps the record
+    (now dead) so `start_daemon` can start the same command again."""
+    _, state, idx = _daemon(home, name)
+    rec = state.processes[idx]
+    if not processes.is_alive(rec):
+        raise UserError(f"{name} is not running")
+    if crash:
+        processes.kill_leader(rec)
+    else:
+        processes.stop([rec])
+    return state
+
+
+def start_daemon(home: Path, name: str, timeout_s: float = 120.0) -> State:
+    """Starts a stopped daemon again with the same command and data and waits until the cluster has it
+    back (ZooKeeper serving; any other daemon: every supervisor and slot in the REST API)."""
+    layout, state, idx = _daemon(home, name)
+    if processes.is_alive(state.processes[idx]):
+        raise UserError(f"{name} is already running (pid {state.processes[idx].pid})")
     cmd = next(c for c in daemons.all_commands(state.spec, layout, find_java(), paths.require_dist()) if c.name == name)
-    processes.stop([state.processes[idx]])
     state.processes[idx] = processes.start(cmd, layout.process_log(name))
     state.save(layout)
     deadline = time.monotonic() + timeout_s
@@ -244,6 +266,17 @@ def restart_daemon(home: Path, name: str, timeout_s: float = 120.0) -> State:
         _wait("ZooKeeper", lambda: zk_ok(state.spec.zk_port), [state.processes[idx]], deadline)
     else:
         rest = StormRest(state.spec.ui_url, timeout_s=5)
-        _wait(f"the cluster after restarting {name}", lambda: _cluster_ready(rest, state.spec),
+        _wait(f"the cluster after starting {name}", lambda: _cluster_ready(rest, state.spec),
               [state.processes[idx]], deadline)
     return state
+
+
+def restart_daemon(home: Path, name: str, timeout_s: float = 120.0) -> State:
+    """Fault injection: stop one daemon of the running cluster (with its process group) and start it
+    again with the same command and data, e.g. "zookeeper"; returns the updated state."""
+    layout = Layout(home)
+    state = State.load(layout)
+    if state is None or not _running(state):
+        raise UserError(f"no running cluster in {home}")
+    stop_daemon(home, name)
+    return start_daemon(home, name, timeout_s)

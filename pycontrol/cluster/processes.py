@@ -96,6 +96,17 @@ def stop(records: Iterable[ProcessRecord], grace_s: float = 10.0) -> None:
             pass
 
 
+def kill_leader(rec: ProcessRecord) -> None:
+    """SIGKILL the daemon's own process only (not its group), as a crash would, and reap it."""
+    if not is_alive(rec):
+        return
+    try:
+        os.kill(rec.pid, signal.SIGKILL)
+        psutil.Process(rec.pid).wait(timeout=10)
+    except (ProcessLookupError, psutil.Error):
+        pass
+
+
 def find_strays(marker: str, home: Path) -> list[psutil.Process]:
     """Processes of this cluster not reached through a daemon's group: JVMs carrying the marker,
     and anything running from the cluster's directories (e.g. a multilang child of an orphaned worker)."""

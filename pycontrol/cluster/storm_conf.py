@@ -13,10 +13,18 @@ MARKER_PROP = "nonstop.cluster.home"
 
 # Nonstop migration (storm-plugins/migration): the agent jar in $STORM_HOME/extlib, and Nimbus's scheduler
 # (storm-plugins/scheduling): the dispatcher applies controller plans, places each topology with the
-# scheduler its conf names (`nonstop.scheduler: aniello-offline | aniello-online | slot-aware | elastic`)
-# and leaves the rest to Storm's DefaultScheduler.
+# scheduler its conf names (`nonstop.scheduler: aniello-offline | aniello-online | slot-aware | elastic | ras |
+# otd`) and leaves the rest to Storm's DefaultScheduler.
 MIGRATION_AGENT_JAR = "nonstop-migration.jar"
 NONSTOP_SCHEDULER = "io.nonstopstorm.scheduling.storm.NonstopScheduler"
+
+
+# Nimbus keys of the nonstop schedulers on a local cluster. Its nodes share one machine, so the metrics plane
+# reports the whole machine for each node: a per-node CPU bound (the Aniello schedulers' B_i, by default
+# the node's measured cores x MHz) would count the machine once per node, and OTD would count the other
+# nodes' workers as CPU taken from this node's (its worker shares ignore other processes here, as the
+# controller's `node_cpu_background: false`). `--conf` still overrides them.
+LOCAL_SCHEDULER_CONF = {"nonstop.node.capacity": "unbounded", "nonstop.otd.node.cpu.background": False}
 
 
 def marker(layout: Layout) -> str:
@@ -57,6 +65,11 @@ def common_conf(spec: ClusterSpec, layout: Layout) -> dict[str, Any]:
         "nimbus.monitor.freq.secs": 2,
         "supervisor.monitor.frequency.secs": 2,
         "executor.metrics.frequency.secs": 5,
+        # Idle executors go straight to Storm's 1 ms sleep instead of parking for 1 ns a thousand times
+        # first: with more executor threads than cores (8 workers of the word count on 2 cores) that
+        # parking was ~200k context switches/s, a load average near 100 and an unsustainable 400/s.
+        "topology.bolt.wait.progressive.level2.count": 0,
+        "topology.backpressure.wait.progressive.level2.count": 0,
         "worker.heap.memory.mb": 256,
         "worker.childopts": f"-Xmx%HEAP-MEM%m -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError {marker(layout)}"
                             + (f" {migration_agent(layout, 'worker')}" if spec.migration else ""),
@@ -78,6 +91,7 @@ def control_conf(spec: ClusterSpec, layout: Layout) -> dict[str, Any]:
         "storm.local.dir": str(layout.nimbus_local_dir),
         "storm.local.hostname": spec.control_host,
         "storm.log.dir": str(layout.logs),
+        **(LOCAL_SCHEDULER_CONF if spec.migration else {}),
         **extra_conf(spec),
     }
 

@@ -164,6 +164,7 @@ class ControlLoop:
     def _decide(self, n: int, now: float, model: LiveModel, policy: TopologyPolicy,
                 state: ControllerState) -> tuple[DecisionRecord, Evaluation, list[Move]]:
         topo, limits = model.name, self.limits(policy)
+        self.metrics.track(topo, policy.policy)
         self.metrics.dry_run.labels(topo).set(1 if limits.dry_run else 0)
         safety = state.safety_for(topo)
         with self.metrics.time("evaluate"):

@@ -8,6 +8,9 @@ import time
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
 
+from pycontrol.controller.decisions import KINDS
+from pycontrol.controller.realize import OUTCOMES
+from pycontrol.controller.safety import REASON_KINDS
 from pycontrol.errors import UserError
 
 PHASES = ("collect", "evaluate", "plan", "gate", "realize", "verify")
@@ -49,6 +52,19 @@ class ControllerMetrics:
                                 "When the last cycle finished", registry=r)
         for p in PHASES:
             self.phase_seconds.labels(p)
+
+    def track(self, topology: str, policy: str) -> None:
+        """Creates the topology's labelled counters at 0 the first time it is seen, so they are exported
+        before their first event: rate()/increase() then count that first event, and a dashboard shows
+        0 instead of nothing. Gauges whose value is not known yet (the gains) stay absent."""
+        for kind in KINDS:
+            self.decisions.labels(topology, kind)
+        self.planned_moves.labels(topology, policy)
+        self.applied_moves.labels(topology, policy)
+        for reason in REASON_KINDS:
+            self.blocked_moves.labels(topology, reason)
+        for outcome in OUTCOMES:
+            self.actions.labels(topology, outcome)
 
     @contextlib.contextmanager
     def time(self, phase: str):

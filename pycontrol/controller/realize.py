@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 
 APPLIED, UNCHANGED, REJECTED, NOT_CONVERGED, GONE, ERROR = (
     "applied", "unchanged", "rejected", "not-converged", "gone", "error")
+OUTCOMES = (APPLIED, UNCHANGED, REJECTED, NOT_CONVERGED, GONE, ERROR)
 
 
 class ClusterIO(Protocol):

@@ -86,11 +86,16 @@ def gate(planned: list[Move], state: SafetyState, limits: SafetyLimits, now: flo
     return Verdict(allowed, suppressed)
 
 
+_REASON_PREFIXES = (("paused", "paused"), ("cooldown", "cooldown"), ("hysteresis", "hysteresis"),
+                    ("cap of", "cap"), ("dry-run", "dry-run"), ("executor already moves", "duplicate"))
+# Every value reason_kind returns (the metric label's whole range).
+REASON_KINDS = tuple(kind for _, kind in _REASON_PREFIXES) + ("other",)
+
+
 def reason_kind(reason: str) -> str:
     """A gate reason without its numbers, for metric labels: paused, cooldown, hysteresis, cap,
     dry-run or duplicate."""
-    for prefix, kind in (("paused", "paused"), ("cooldown", "cooldown"), ("hysteresis", "hysteresis"),
-                         ("cap of", "cap"), ("dry-run", "dry-run"), ("executor already moves", "duplicate")):
+    for prefix, kind in _REASON_PREFIXES:
         if reason.startswith(prefix):
             return kind
     return "other"

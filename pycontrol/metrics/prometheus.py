@@ -17,6 +17,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector as PromCollector
 
 from pycontrol.errors import UserError
+from pycontrol.metrics.rest_info import ClusterTotals
 from pycontrol.model.live import STATUS_OK, LiveModel
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,7 @@ WORKER_LABELS = ["topology", "worker", "node"]
 @dataclass
 class Snapshot:
     models: list[LiveModel] = field(default_factory=list)
+    cluster: ClusterTotals | None = None
     rest_up: bool = False
     zk_up: bool = False
     round_seconds: float | None = None
@@ -86,6 +88,19 @@ def families(snap: Snapshot) -> Iterable[GaugeMetricFamily]:
         ("skipped_documents", "Metrics documents skipped as malformed or of an unknown version, this round"),
     ]}
     info = _family("nonstop_topology_info", "Topology id and status (value 1)", ["topology", "topology_id", "status"])
+    latency = {k: _family(f"nonstop_component_{k}_latency_ms", d, ["topology", "component"]) for k, d in [
+        ("complete", "Spout: average ms from emit to fully acked, since the topology started"),
+        ("process", "Bolt: average ms from execute to ack, since the topology started"),
+    ]}
+    cl = {k: GaugeMetricFamily(f"nonstop_cluster_{k}", d) for k, d in [
+        ("supervisors", "Supervisors registered with Nimbus"),
+        ("slots_total", "Worker slots of all supervisors"),
+        ("slots_used", "Worker slots running a worker"),
+    ]}
+    if snap.cluster is not None:
+        cl["supervisors"].add_metric([], snap.cluster.supervisors)
+        cl["slots_total"].add_metric([], snap.cluster.slots_total)
+        cl["slots_used"].add_metric([], snap.cluster.slots_used)
     seen_nodes: set[str] = set()
     for m in snap.models:
         t = m.name
@@ -106,6 +121,9 @@ def families(snap: Snapshot) -> Iterable[GaugeMetricFamily]:
                         b.get("component"), v, b.get("worker"), b.get("node")], d["tuples_per_s"])
         for u, v, d in m.components.edges(data=True):
             _add(cedge, [t, u, v, d.get("grouping")], d.get("tuples_per_s"))
+        for c, a in m.components.nodes(data=True):
+            _add(latency["complete"], [t, c], a.get("complete_latency_ms") if a.get("type") == "spout" else None)
+            _add(latency["process"], [t, c], a.get("process_latency_ms") if a.get("type") == "bolt" else None)
         for w in m.workers.values():
             lv = [t, w.worker, w.host]
             _add(wk["up"], lv, 1 if w.status == STATUS_OK else 0)
@@ -139,7 +157,8 @@ def families(snap: Snapshot) -> Iterable[GaugeMetricFamily]:
     ts = GaugeMetricFamily("nonstop_collector_last_round_timestamp_seconds", "When the last round finished")
     if snap.taken_at_s is not None:
         ts.add_metric([], snap.taken_at_s)
-    yield from [*ex.values(), edge, cedge, *wk.values(), *nd.values(), node_topo, *tp.values(), info, up, rs, ts]
+    yield from [*ex.values(), edge, cedge, *latency.values(), *wk.values(), *nd.values(), node_topo, *tp.values(),
+                info, *cl.values(), up, rs, ts]
 
 
 class SnapshotCollector(PromCollector):
@@ -154,8 +173,9 @@ class Refresher:
     """Runs collection rounds every `interval_s` on a daemon thread and keeps the latest snapshot."""
 
     def __init__(self, round_fn: Callable[[], list[LiveModel]], zk_connected: Callable[[], bool],
-                 interval_s: float = 5.0):
+                 interval_s: float = 5.0, cluster_fn: Callable[[], ClusterTotals] | None = None):
         self.round_fn = round_fn
+        self.cluster_fn = cluster_fn
         self.zk_connected = zk_connected
         self.interval_s = interval_s
         self._snap = Snapshot()
@@ -176,6 +196,12 @@ class Refresher:
         except UserError as e:  # REST down: keep the previous models, flag the source
             log.warning("metrics round failed: %s", e)
             snap.models = self.latest().models
+        if self.cluster_fn is not None:
+            try:
+                snap.cluster = self.cluster_fn()
+            except UserError as e:
+                log.warning("cluster summary failed: %s", e)
+                snap.cluster, snap.rest_up = self.latest().cluster, False
         snap.round_seconds = round(time.monotonic() - t0, 4)
         snap.taken_at_s = time.time()
         with self._lock:

@@ -32,6 +32,9 @@ class ComponentInfo:
     tasks: int
     inputs: tuple[tuple[str, str], ...] = ()      # (component, stream) it executes tuples from
     capacity: float | None = None
+    # Storm's averages since the topology started (the REST API's :all-time window), in ms.
+    complete_latency_ms: float | None = None      # spouts: emit to fully acked
+    process_latency_ms: float | None = None       # bolts: execute to ack
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,14 @@ class TopologyInfo:
 class SupervisorInfo:
     id: str
     host: str
+    slots_total: int
+    slots_used: int
+
+
+@dataclass(frozen=True)
+class ClusterTotals:
+    """The whole cluster, from /cluster/summary."""
+    supervisors: int
     slots_total: int
     slots_used: int
 
@@ -101,7 +112,8 @@ def topology_info(inputs: RestInputs) -> TopologyInfo:
             ins = tuple(sorted({(i["component"], i["stream"]) for i in detail.get("inputStats", [])
                                 if not str(i.get("component", "")).startswith("__")}))
             components[cid] = ComponentInfo(cid, kind, int(c.get("executors", 0)), int(c.get("tasks", 0)), ins,
-                                            _float(c.get("capacity")))
+                                            _float(c.get("capacity")), _float(c.get("completeLatency")),
+                                            _float(c.get("processLatency")))
     executors = []
     for cid, detail in inputs.components.items():
         for e in detail.get("executorStats", []):
@@ -115,3 +127,11 @@ def topology_info(inputs: RestInputs) -> TopologyInfo:
 
 def supervisors_info(raw: list[dict[str, Any]]) -> list[SupervisorInfo]:
     return [SupervisorInfo(s["id"], s["host"], int(s.get("slotsTotal", 0)), int(s.get("slotsUsed", 0))) for s in raw]
+
+
+def cluster_totals(summary: dict[str, Any]) -> ClusterTotals:
+    """Supervisors and worker slots of /cluster/summary."""
+    try:
+        return ClusterTotals(int(summary["supervisors"]), int(summary["slotsTotal"]), int(summary["slotsUsed"]))
+    except (KeyError, TypeError, ValueError) as e:
+        raise UserError(f"the cluster summary lacks supervisors/slotsTotal/slotsUsed: {e}") from e

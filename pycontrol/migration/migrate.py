@@ -12,6 +12,7 @@ import uuid
 from dataclasses import dataclass
 
 from kazoo.client import KazooClient
+from kazoo.exceptions import KazooException
 
 from pycontrol import zk
 from pycontrol.errors import UserError
@@ -45,9 +46,17 @@ def where_is(rest: StormRest, topology_id: str, executor: tuple[int, int]) -> st
 
 def write_plan(client: KazooClient, topology: str, moves: dict[tuple[int, int], tuple[str, int]],
                request_id: str | None = None) -> tuple[str, int]:
-    """Writes the plan znode; returns (request id, znode version the scheduler will decide on)."""
+    """Writes the plan znode; returns (request id, znode version the scheduler will decide on). With the
+    ZooKeeper connection down it writes nothing and says so (UserError)."""
     rid = request_id or uuid.uuid4().hex[:12]
-    version = zk.write_json(client, f"{zk.PLANS}/{topology}", plan_doc(moves, rid))
+    path = f"{zk.PLANS}/{topology}"
+    zk.require_connected(client, f"the plan for {topology} was not written; nothing moves")
+    try:
+        version = zk.write_json(client, path, plan_doc(moves, rid))
+    except KazooException as e:
+        # The request may have reached the server before the connection broke.
+        raise UserError(f"ZooKeeper connection lost while writing the plan for {topology} ({e.__class__.__name__}): "
+                        f"it may or may not be stored; read {path} before asking again") from e
     return rid, version
 
 
@@ -55,12 +64,21 @@ def wait_decision(client: KazooClient, topology: str, topology_id: str, plan_ver
                   timeout_s: float, poll_s: float = 0.1) -> Decision:
     deadline = time.monotonic() + timeout_s
     while True:
-        found = zk.read_json(client, f"{zk.DECISIONS}/{topology}")
-        if found is not None and isinstance(found[0], dict):
-            d = Decision.from_doc(found[0])
-            if d.answers(topology_id, plan_version):
-                return d
+        # Only read while connected: kazoo would hold a read until ZooKeeper is back, past the deadline.
+        if client.connected:
+            try:
+                found = zk.read_json(client, f"{zk.DECISIONS}/{topology}")
+            except KazooException:
+                found = None
+            if found is not None and isinstance(found[0], dict):
+                d = Decision.from_doc(found[0])
+                if d.answers(topology_id, plan_version):
+                    return d
         if time.monotonic() > deadline:
+            if not client.connected:
+                raise UserError(f"no decision on plan v{plan_version} of {topology} after {timeout_s:.0f} s: the "
+                                f"connection to ZooKeeper at {zk.hosts_text(client)} is down (the plan was written; "
+                                f"Nimbus decides it once ZooKeeper is back)")
             raise UserError(f"no decision on plan v{plan_version} of {topology} after {timeout_s:.0f} s: is Nimbus "
                             f"running the plan-following scheduler (storm.scheduler)?")
         time.sleep(poll_s)
@@ -85,6 +103,8 @@ def wait_visible(rest: StormRest, topology_id: str, executor: tuple[int, int], t
 
 def migrate(client: KazooClient, rest: StormRest, topology: str, executor_text: str, target: tuple[str, int],
             wait: bool = False, timeout_s: float = 60.0) -> MigrationResult:
+    # First, before the REST lookups: without ZooKeeper Nimbus cannot answer them promptly either.
+    zk.require_connected(client, f"no plan written for {topology}; nothing moves")
     topology_id = rest.topology_id(topology)
     if topology_id is None:
         raise UserError(f"no topology named '{topology}' (running: {[t['name'] for t in rest.topologies()]})")

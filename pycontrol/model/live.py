@@ -2,7 +2,8 @@
 metrics documents (measurements). Building is a pure function of those inputs.
 
 Graphs (networkx):
-* `components`: the component DAG. Node attrs: type, executors, tasks, capacity. Edge attrs: inputs
+* `components`: the component DAG. Node attrs: type, executors, tasks, capacity, complete_latency_ms
+  (spouts), process_latency_ms (bolts). Edge attrs: inputs
   (list of {stream, grouping, fields}), grouping (of the first input), tuples_per_s (measured).
 * `executors`: executor keys "[s-e]". Node attrs: component, tasks, worker ("host:port"), node (host),
   cpu_cores (thread + child processes), thread_cpu_cores, child_cpu_cores, cpu_hz, queue_length,
@@ -195,10 +196,12 @@ def _component_dag(info: TopologyInfo, spec) -> tuple[nx.DiGraph, dict[int, str]
     comp = nx.DiGraph()
     task_component: dict[int, str] = {}
     for c in info.components.values():
-        comp.add_node(c.id, type=c.type, executors=c.executors, tasks=None, capacity=c.capacity)
+        comp.add_node(c.id, type=c.type, executors=c.executors, tasks=None, capacity=c.capacity,
+                      complete_latency_ms=c.complete_latency_ms, process_latency_ms=c.process_latency_ms)
     for c in spec:
         if c.id not in comp:
-            comp.add_node(c.id, type=c.type, executors=None, tasks=None, capacity=None)
+            comp.add_node(c.id, type=c.type, executors=None, tasks=None, capacity=None, complete_latency_ms=None,
+                          process_latency_ms=None)
         comp.nodes[c.id]["tasks"] = list(c.tasks)
         task_component.update({t: c.id for t in c.tasks})
         for i in c.inputs:

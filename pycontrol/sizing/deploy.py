@@ -5,9 +5,12 @@
   `nonstop.sam.allocation` as {component: {cpu, memory, bundle}} (fractions of a slot; no bundle for
   tasks that never fill a slot, e.g. source and sink).
 - DSM (Storm's default scheduler): parallelism and `topology.workers` = ρ only.
-- RSM (Storm's ResourceAwareScheduler, configured per seed-specs §1.10 on the cluster): every
-  thread requests the model's single-thread CPU and memory (R-Storm ignores the rate a thread gets),
-  CPU in percent of a core, memory in MB of the slot quantum; workers are capped at one slot's memory.
+- RSM (Storm's ResourceAwareScheduler, configured per seed-specs §1.10): the topology conf names
+  `nonstop.scheduler: ras`, so the nonstop dispatcher hands it to Storm's RAS (a stock RAS cluster
+  ignores the key); every thread requests the model's single-thread CPU and memory (R-Storm ignores
+  the rate a thread gets), CPU in percent of a core, memory in MB of the slot quantum; workers are
+  capped at one slot's memory. The supervisors offer `ras_node_capacity` (slots x 100 % CPU, slots x
+  the slot memory), which only RAS reads.
 
 All three set each component's parallelism to its thread count (`workload.par.<task>`), which the
 suite's topologies read. Pure functions; values are plain dicts/strings for `--set key=value`.
@@ -74,18 +77,17 @@ def ras_requests(allocation: Allocation, models: ModelSet, dag_models: Mapping[s
 
 
 def rsm_settings(allocation: Allocation, source_request: Mapping[str, float], slot_memory_mb: float) -> list[str]:
-    """Topology-wide settings of an RSM run: the topology default request is the source's (Java
-    components take no per-component conf through the suite's multilang builder), ackers get their
-    small share, a worker holds at most one slot's memory."""
-    return [*parallelism_settings(allocation),
+    """Topology-wide settings of an RSM run: placed by RAS; the topology default request is the
+    source's (Java components take no per-component conf through the suite's multilang builder),
+    ackers get their small share, a worker holds at most one slot's memory."""
+    return [*parallelism_settings(allocation), f"{SCHEDULER_KEY}=ras",
             f"{RAS_CPU}={source_request[RAS_CPU]}", f"{RAS_MEMORY}={source_request[RAS_MEMORY]}",
             f"{RAS_ACKER_CPU}={100 * ACKER_CPU:g}", f"{RAS_ACKER_MEMORY}={slot_memory_mb * ACKER_MEMORY:g}",
             f"{RAS_WORKER_MAX_HEAP}={slot_memory_mb:g}"]
 
 
-def ras_cluster_conf(slots_per_node: int, slot_memory_mb: float) -> dict[str, Any]:
-    """storm.yaml keys of a cluster that maps with RAS as §1.10 configures it (per node: slots x 100 %
-    CPU, slots x the slot memory)."""
-    return {"storm.scheduler": "org.apache.storm.scheduler.resource.ResourceAwareScheduler",
-            "supervisor.cpu.capacity": 100.0 * slots_per_node,
+def ras_node_capacity(slots_per_node: int, slot_memory_mb: float) -> dict[str, Any]:
+    """storm.yaml keys of the supervisors as §1.10 sizes them for RAS: per node slots x 100 % CPU and
+    slots x the slot memory. Only RAS reads them, so other topologies of the cluster are unaffected."""
+    return {"supervisor.cpu.capacity": 100.0 * slots_per_node,
             "supervisor.memory.capacity.mb": float(slot_memory_mb * slots_per_node)}

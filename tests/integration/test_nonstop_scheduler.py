@@ -1,6 +1,8 @@
 """The nonstop dispatcher (Nimbus's storm.scheduler) on the real 2-node cluster: a topology whose conf
 names `nonstop.scheduler: aniello-offline` is placed by the Aniello offline rule and a decision record
-says so; a topology without the key is placed by Storm's default and still follows controller plans."""
+says so; a topology without the key is placed by Storm's default and still follows controller plans;
+a `nonstop.scheduler: ras` topology is placed by Storm's ResourceAwareScheduler next to a default one,
+which keeps its workers (the supervisors offer Storm's default 400 % CPU and 4096 MB)."""
 
 from __future__ import annotations
 
@@ -84,6 +86,54 @@ def test_the_topology_conf_picks_the_scheduler_and_the_rest_is_default_and_plan_
         time.sleep(6)
         assert zk.read_json(client, f"{zk.DECISIONS}/{ANIELLO}.scheduler")[1] == version
         assert len(_workers(placement.placement(rest, ids[ANIELLO]))) == 1
+    finally:
+        client.stop()
+        client.close()
+        for topo_id in ids.values():
+            rest.kill(topo_id, 0)
+        for name in ids:
+            wait_for(f"{name} gone", lambda name=name: rest.topology_id(name) is None, 90)
+
+
+RAS = "sched-ras"
+RAS_PLAIN = "sched-ras-plain"
+
+
+def test_a_ras_topology_is_placed_by_storms_resource_aware_scheduler_beside_others(cluster):
+    rest = cluster.rest
+    client = zk.connect(f"{cluster.spec.control_host}:{cluster.spec.zk_port}")
+    ids = {}
+    try:
+        submit.submit_java("relay", RAS_PLAIN, SETTINGS, cluster.conf_dir)
+        ids[RAS_PLAIN] = wait_for("plain listed", lambda: rest.topology_id(RAS_PLAIN), 60)
+        plain = wait_for("plain topology placed", lambda: _placed(rest, ids[RAS_PLAIN]), 300)
+        assert len(_workers(plain)) == 2, _workers(plain)
+
+        # Small requests: RAS packs every executor (4 user + 2 ackers, 6 x 64 MB < the 768 MB worker
+        # heap cap) into one worker, where the default would use the two topology.workers asks for.
+        submit.submit_java("relay", RAS, SETTINGS + ["nonstop.scheduler=ras",
+                                                     "topology.component.resources.onheap.memory.mb=64",
+                                                     "topology.component.cpu.pcore.percent=10"], cluster.conf_dir)
+        ids[RAS] = wait_for("ras listed", lambda: rest.topology_id(RAS), 60)
+        ras = wait_for("ras topology placed", lambda: _placed(rest, ids[RAS]), 300)
+        assert len(_workers(ras)) == 1, _workers(ras)
+        assert not set(_workers(ras)) & set(_workers(plain)), (_workers(ras), _workers(plain))
+        info = rest.topology(ids[RAS]).get("schedulerInfo") or ""
+        assert info.startswith("nonstop ras: "), info
+
+        record, _ = wait_for("decision record", lambda: zk.read_json(client, f"{zk.DECISIONS}/{RAS}.scheduler"), 30)
+        assert record["scheduler"] == "ras" and record["status"] == "applied", record
+        assert record["reason"].startswith("resource-aware placement on 1 worker(s): Running - Fully Scheduled"), record
+        assert {m["to"] for m in record["moves"]} == set(_workers(ras)), record["moves"]
+        assert zk.read_json(client, f"{zk.DECISIONS}/{RAS_PLAIN}.scheduler") is None
+
+        wait_for("both topologies ack tuples",
+                 lambda: placement.acked(rest, ids[RAS]) > 0 and placement.acked(rest, ids[RAS_PLAIN]) > 0, 180)
+        # The default topology kept its workers all along.
+        assert _workers(placement.placement(rest, ids[RAS_PLAIN])) == _workers(plain)
+        version = zk.read_json(client, f"{zk.DECISIONS}/{RAS}.scheduler")[1]
+        time.sleep(6)
+        assert zk.read_json(client, f"{zk.DECISIONS}/{RAS}.scheduler")[1] == version, "idle rounds write nothing"
     finally:
         client.stop()
         client.close()

@@ -11,13 +11,12 @@ import pytest
 import yaml
 
 from tests.ops.conftest import GRAFANA_DIR, ops_bin, run, system_tool
+from tests.ops.dashboard_queries import MACROS, dashgen_metrics, panel_queries
 
 pytestmark = pytest.mark.ops
 
 DASHBOARDS = sorted((GRAFANA_DIR / "dashboards").glob("*.json"))
 GRID_COLUMNS = 24
-# Grafana's built-in variables and the values a query gets for checking.
-MACROS = {"__rate_interval": "1m", "__interval": "15s", "__range": "30m"}
 
 
 def load(path: Path) -> dict:
@@ -33,12 +32,6 @@ def provisioned_datasource_uid() -> str:
 
 def targets(dash: dict) -> list[tuple[str, dict]]:
     return [(p["title"], t) for p in dash["panels"] for t in p.get("targets", [])]
-
-
-def substitute(expr: str, variables: dict[str, str]) -> str:
-    """Grafana's $var / ${var} replaced by a value, as Grafana does before sending the query."""
-    values = {**MACROS, **variables}
-    return re.sub(r"\$\{?(\w+)\}?", lambda m: values[m.group(1)], expr)
 
 
 def test_there_are_three_dashboards():
@@ -104,12 +97,7 @@ def test_dashboard_uids_and_titles_are_unique():
 
 
 def all_exprs() -> list[tuple[str, str]]:
-    out = []
-    for path in DASHBOARDS:
-        dash = load(path)
-        values = {v["name"]: ".*" for v in dash["templating"]["list"]}
-        out += [(f"{path.stem}: {title}", substitute(t["expr"], values)) for title, t in targets(dash)]
-    return out
+    return [(q.panel, q.expr) for q in panel_queries({})]
 
 
 def promtool_check(exprs: list[tuple[str, str]], tmp_path: Path) -> tuple[int, str]:
@@ -136,15 +124,24 @@ def test_promtool_check_catches_a_broken_query(tmp_path):
     assert rc != 0 and "unclosed left parenthesis" in out
 
 
-def test_exporter_metric_names_are_those_pycontrol_documents():
-    """A rename on the exporter side shows up here, not as empty panels."""
-    import sys
-
-    sys.path.insert(0, str(GRAFANA_DIR))
-    try:
-        from dashgen import metrics
-    finally:
-        sys.path.remove(str(GRAFANA_DIR))
+def test_every_metric_a_panel_reads_is_exported_and_documented():
+    """A rename on the exporter or controller side shows up here, not as empty panels."""
+    metrics = dashgen_metrics()
     documented = set(re.findall(r"`(nonstop_\w+)`", (GRAFANA_DIR.parent / "pycontrol" / "metrics" / "PROMETHEUS.md").read_text()))
-    assert set(metrics.EXPORTER) <= documented, set(metrics.EXPORTER) - documented
-    assert not set(metrics.ASSUMED) & documented, "now exported: move them from ASSUMED to EXPORTER"
+    assert set(metrics.EXPORTER) | set(metrics.CONTROLLER) <= documented, \
+        (set(metrics.EXPORTER) | set(metrics.CONTROLLER)) - documented
+    known = set(metrics.EXPORTER) | set(metrics.CONTROLLER) | set(metrics.NODE_EXPORTER)
+    used = {n for q in panel_queries({}) for n in q.metrics}
+    assert used <= known, f"panels read metrics nothing exports: {used - known}"
+    assert set(metrics.CONTROLLER) <= used, "every controller metric has a panel"
+
+
+def test_the_controller_dashboard_shows_moves_degradation_and_both_gains():
+    metrics = dashgen_metrics()
+    control = [q for q in panel_queries({}) if q.panel.startswith("control: ")]
+    read = {n for q in control for n in q.metrics}
+    assert {metrics.CONTROLLER_PLANNED_MOVES, metrics.CONTROLLER_APPLIED_MOVES, metrics.CONTROLLER_ACTIONS,
+            metrics.CONTROLLER_PREDICTED_GAIN, metrics.CONTROLLER_MEASURED_GAIN, metrics.TOPOLOGY_TUPLES} <= read
+    (gain,) = {q.panel for q in control if metrics.CONTROLLER_MEASURED_GAIN in q.metrics}
+    assert {q.panel for q in control if metrics.CONTROLLER_PREDICTED_GAIN in q.metrics} == {gain}
+    assert any("max_over_time" in q.expr and metrics.TOPOLOGY_TUPLES in q.metrics for q in control)

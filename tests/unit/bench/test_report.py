@@ -34,7 +34,8 @@ def test_document_has_a_row_per_segment_and_timelines_instead_of_rows(tmp_path):
     assert rows_["nonstop+ M=1"]["plan_to_effect_p50_ms"] == 400.0
     assert rows_["baseline"]["plan_to_effect_p50_ms"] is None
     assert doc["schemes"]["nonstop+"]["storm_yaml"] == {"nonstop.migration.lazy.kill.ms": 2000,
-                                                          "nonstop.migration.push": True}
+                                                          "nonstop.migration.push": True,
+                                                          "nimbus.monitor.freq.secs": 1}
     seg = doc["segments"][2]
     assert "rows" not in seg and seg["timeline"]["acked"][6] == 0 and len(seg["timeline"]["t"]) == 10
     path = report.write_json(tmp_path, doc)

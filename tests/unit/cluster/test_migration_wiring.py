@@ -28,6 +28,15 @@ def test_migration_loads_the_agent_in_workers_and_supervisors_and_the_plan_sched
         assert c.argv.index(f"-javaagent:{agent}=supervisor") < c.argv.index(daemons.SUPERVISOR_MAIN)
 
 
+def test_nimbus_bounds_no_local_node_by_cpu_unless_told():
+    _, _, node, control, _ = _confs(True)
+    assert control["nonstop.node.capacity"] == "unbounded"
+    spec = make_spec(Path("/tmp/home"), extra_conf={"nonstop.node.capacity": 5.2e9})
+    assert storm_conf.control_conf(spec, Layout(spec.home))["nonstop.node.capacity"] == 5.2e9
+    _, _, _, stock, _ = _confs(False)
+    assert "nonstop.node.capacity" not in stock
+
+
 def test_the_scheduler_class_exists_in_the_scheduling_plugin():
     package, _, cls = storm_conf.NONSTOP_SCHEDULER.rpartition(".")
     source = (REPO / "storm-plugins" / "scheduling" / "src" / "main" / "java" / package.replace(".", "/") / f"{cls}.java")

@@ -215,3 +215,19 @@ def test_the_gain_is_measured_once_the_windows_postdate_the_move():
     assert rig.sample("nonstop_controller_measured_gain_tuples_per_second", topology="wc") == 100.0
     assert rig.sample("nonstop_controller_predicted_gain_tuples_per_second", topology="wc") == 100.0
     assert rig.cycle(advance=10)[0].measured is None          # measured once
+
+
+def test_a_topology_s_counters_are_exported_at_zero_from_its_first_cycle():
+    rig = Rig(cfg())
+    rig.cluster.placements["wc"] = {"[1-1]": A, "[2-2]": A, "[3-3]": A, "[4-4]": A}   # balanced: no move
+    assert rig.sample("nonstop_controller_decisions_total", topology="wc", kind="applied") is None
+    (rec,) = rig.cycle()
+    assert rec.kind == "no-action"
+    assert rig.sample("nonstop_controller_decisions_total", topology="wc", kind="no-action") == 1
+    # Not happened yet, but exported, so increase() sees the first event and panels show 0.
+    assert rig.sample("nonstop_controller_decisions_total", topology="wc", kind="applied") == 0
+    assert rig.sample("nonstop_controller_applied_moves_total", topology="wc", policy="otd") == 0
+    assert rig.sample("nonstop_controller_blocked_moves_total", topology="wc", reason="cooldown") == 0
+    assert rig.sample("nonstop_controller_actions_total", topology="wc", outcome="rejected") == 0
+    # An unknown gain is absent, never 0.
+    assert rig.sample("nonstop_controller_predicted_gain_tuples_per_second", topology="wc") is None

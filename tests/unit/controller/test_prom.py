@@ -2,8 +2,10 @@ import re
 import urllib.request
 
 
+from pycontrol.controller.decisions import KINDS
 from pycontrol.controller.prom import ControllerMetrics, serve
-from pycontrol.controller.safety import reason_kind
+from pycontrol.controller.realize import OUTCOMES
+from pycontrol.controller.safety import REASON_KINDS, reason_kind
 from pycontrol.paths import REPO_ROOT
 
 DOC = REPO_ROOT / "pycontrol" / "metrics" / "PROMETHEUS.md"
@@ -53,3 +55,28 @@ def test_gate_reasons_become_short_labels():
                                      "cap of 1 move(s) per cycle", "dry-run", "executor already moves this cycle",
                                      "something new")] == [
         "paused", "cooldown", "hysteresis", "cap", "dry-run", "duplicate", "other"]
+
+
+def test_track_exports_every_label_value_of_a_topology_at_zero():
+    m = ControllerMetrics()
+    m.track("wc", "otd")
+    m.track("wc", "otd")     # idempotent: nothing is reset
+    m.decisions.labels("wc", "held").inc()
+    m.track("wc", "otd")
+
+    def values(name, label):
+        return {s.labels[label]: s.value for fam in m.registry.collect() for s in fam.samples
+                if s.name == name and s.labels.get("topology") == "wc"}
+
+    assert values("nonstop_controller_decisions_total", "kind") == {k: (1.0 if k == "held" else 0.0) for k in KINDS}
+    assert values("nonstop_controller_blocked_moves_total", "reason") == dict.fromkeys(REASON_KINDS, 0.0)
+    assert values("nonstop_controller_actions_total", "outcome") == dict.fromkeys(OUTCOMES, 0.0)
+    assert values("nonstop_controller_applied_moves_total", "policy") == {"otd": 0.0}
+    assert values("nonstop_controller_predicted_gain_tuples_per_second", "topology") == {}
+
+
+def test_every_gate_reason_maps_into_the_reason_label_range():
+    assert "other" in REASON_KINDS and len(set(REASON_KINDS)) == len(REASON_KINDS)
+    for reason in ("paused", "cooldown (4 s left)", "hysteresis: moved 3 s ago", "cap of 2 move(s) per cycle",
+                   "dry-run", "executor already moves this cycle", "new"):
+        assert reason_kind(reason) in REASON_KINDS

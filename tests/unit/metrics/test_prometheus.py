@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import copy
+import re
 import socket
 
 import pytest
 import requests
 
+from pycontrol.errors import UserError
 from pycontrol.metrics.collect import model_from_recording
 from pycontrol.metrics.prometheus import Refresher, Snapshot, families, serve
+from pycontrol.metrics.rest_info import ClusterTotals, cluster_totals
+from pycontrol.paths import REPO_ROOT
 from pycontrol.model.live import STATUS_OK
 from tests.unit.metrics.helpers import recorded
 
@@ -96,3 +101,67 @@ def test_a_failed_round_keeps_the_previous_models_and_flags_rest(model):
     assert r.refresh().rest_up
     snap = r.refresh()
     assert not snap.rest_up and snap.models == [model]
+
+
+def _with_latencies(rec: dict, spout_ms: str, bolt_ms: str) -> dict:
+    rec = copy.deepcopy(rec)
+    for s in rec["rest"]["topology"]["spouts"]:
+        s["completeLatency"] = spout_ms
+    for b in rec["rest"]["topology"]["bolts"]:
+        b["processLatency"] = bolt_ms
+    return rec
+
+
+def test_component_latencies_come_from_the_rest_api_spouts_complete_bolts_process():
+    m = model_from_recording(_with_latencies(recorded(), "12.500", "0.750"))
+    s = _samples(Snapshot([m]))
+    spouts = {c for c, a in m.components.nodes(data=True) if a["type"] == "spout"}
+    bolts = set(m.components.nodes) - spouts
+    assert spouts and bolts
+    assert s["nonstop_component_complete_latency_ms"] == [
+        ({"topology": m.name, "component": c}, 12.5) for c in sorted(spouts)]
+    assert sorted((lab["component"], v) for lab, v in s["nonstop_component_process_latency_ms"]) == [
+        (c, 0.75) for c in sorted(bolts)]
+
+
+def test_a_latency_the_rest_api_does_not_give_is_omitted():
+    rec = copy.deepcopy(recorded())
+    for s in rec["rest"]["topology"]["spouts"]:
+        s.pop("completeLatency", None)
+    s = _samples(Snapshot([model_from_recording(rec)]))
+    assert "nonstop_component_complete_latency_ms" not in s
+    assert s["nonstop_component_process_latency_ms"]
+
+
+def test_cluster_totals_are_exported_from_the_cluster_summary_and_kept_when_rest_fails(model):
+    from pycontrol.storm.rest import RestError
+    summaries = [{"supervisors": 2, "slotsTotal": 8, "slotsUsed": 3, "topologies": 1}]
+
+    def cluster_fn():
+        if not summaries:
+            raise RestError("down")
+        return cluster_totals(summaries.pop())
+
+    r = Refresher(lambda: [model], lambda: True, cluster_fn=cluster_fn)
+    s = _samples(r.refresh())
+    assert (s["nonstop_cluster_supervisors"], s["nonstop_cluster_slots_total"], s["nonstop_cluster_slots_used"]) == (
+        [({}, 2.0)], [({}, 8.0)], [({}, 3.0)])
+    snap = r.refresh()
+    assert not snap.rest_up and snap.cluster == ClusterTotals(2, 8, 3)
+    assert "nonstop_cluster_slots_total" not in _samples(Snapshot([model]))     # unknown: omitted
+
+
+def test_a_cluster_summary_without_slot_counts_is_a_clear_error():
+    with pytest.raises(UserError, match="slotsTotal"):
+        cluster_totals({"supervisors": 2})
+
+
+def test_every_exported_family_is_documented_and_every_documented_one_is_exported(model):
+    """PROMETHEUS.md is the contract the dashboards are written against."""
+    full = model_from_recording(_with_latencies(recorded(), "1.0", "1.0"))
+    snap = Snapshot([full], cluster=ClusterTotals(1, 1, 1), rest_up=True, round_seconds=0.1, taken_at_s=1.0)
+    exported = {f.name for f in families(snap)}
+    doc = (REPO_ROOT / "pycontrol" / "metrics" / "PROMETHEUS.md").read_text()
+    documented = set(re.findall(r"`(nonstop_\w+)`", doc)) - {n for n in re.findall(r"`(nonstop_\w+)`", doc)
+                                                              if n.startswith("nonstop_controller_")}
+    assert exported == documented

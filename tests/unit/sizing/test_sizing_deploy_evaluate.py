@@ -50,10 +50,11 @@ def test_rsm_requests_are_single_thread_model_values_whatever_the_rate(linear):
     assert req["B"] == {deploy.RAS_CPU: pytest.approx(6.74), deploy.RAS_MEMORY: pytest.approx(239.2)}
     assert req["source"] == {deploy.RAS_CPU: pytest.approx(10.0), deploy.RAS_MEMORY: pytest.approx(150.0)}
     s = _settings(deploy.rsm_settings(a, req["source"], 1000.0))
+    assert s["nonstop.scheduler"] == "ras"                   # the dispatcher hands it to Storm's RAS
     assert s[deploy.RAS_WORKER_MAX_HEAP] == "1000"           # a worker holds one slot's memory at most
     assert float(s[deploy.RAS_CPU]) == pytest.approx(10.0)   # the Java source's request, as the default
-    conf = deploy.ras_cluster_conf(4, 1000.0)
-    assert conf["supervisor.cpu.capacity"] == 400.0 and conf["supervisor.memory.capacity.mb"] == 4000.0
+    conf = deploy.ras_node_capacity(4, 1000.0)
+    assert conf == {"supervisor.cpu.capacity": 400.0, "supervisor.memory.capacity.mb": 4000.0}
 
 
 def test_r2_fit_and_identity():

@@ -27,7 +27,6 @@ public final class PlanStore {
     private final Path lockFile;
     private final LongSupplier clock;
     private static final Map<Path, Object> WRITERS = new ConcurrentHashMap<>();
-    private static final Map<Path, Long> LAST_WRITTEN = new ConcurrentHashMap<>();
 
     public PlanStore(Path file, LongSupplier clockMs) {
         this.file = file.toAbsolutePath();
@@ -71,7 +70,8 @@ public final class PlanStore {
 
     private NodePlan publishLocked(NodePlan content) throws IOException {
         Files.createDirectories(file.getParent());
-        try (FileChannel lockChannel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try (FileChannel lockChannel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                                                        StandardOpenOption.WRITE);
              FileLock ignored = lockChannel.lock()) {
             NodePlan current;
             try {
@@ -82,13 +82,34 @@ public final class PlanStore {
             if (current.version() > 0 && current.sameContentAs(content)) {
                 return current;
             }
-            // The highest version this process wrote keeps versions monotonic even if the file was clobbered.
-            long last = LAST_WRITTEN.getOrDefault(file, 0L);
-            NodePlan next = content.asVersion(Math.max(current.version(), last) + 1, clock.getAsLong());
+            NodePlan next = content.asVersion(Math.max(current.version(), highWaterMark(lockChannel)) + 1,
+                                              clock.getAsLong());
+            // The mark first: a crash in between skips a version number, it never reuses one.
+            writeHighWaterMark(lockChannel, next.version());
             writeAtomically(PlanCodec.encode(next));
-            LAST_WRITTEN.put(file, next.version());
             return next;
         }
+    }
+
+    /** The highest version given out so far, from the lock file (0 when it is new or unreadable). */
+    private static long highWaterMark(FileChannel lockChannel) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocate(32);
+        lockChannel.read(buf, 0);
+        String text = new String(buf.array(), 0, buf.position(), StandardCharsets.US_ASCII).trim();
+        try {
+            return text.isEmpty() ? 0 : Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static void writeHighWaterMark(FileChannel lockChannel, long version) throws IOException {
+        ByteBuffer buf = ByteBuffer.wrap((version + "\n").getBytes(StandardCharsets.US_ASCII));
+        lockChannel.truncate(0);
+        while (buf.hasRemaining()) {
+            lockChannel.write(buf, buf.position());
+        }
+        lockChannel.force(false);
     }
 
     private void writeAtomically(String json) throws IOException {

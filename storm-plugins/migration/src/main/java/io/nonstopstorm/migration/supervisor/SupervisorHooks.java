@@ -59,7 +59,10 @@ public final class SupervisorHooks {
         return s;
     }
 
-    /** Storm's verdict, overridden to "equivalent" when only executors or resources changed. */
+    /**
+     * Storm's verdict, overridden to "equivalent" when only executors or resources changed. Storm's Slot
+     * asks with (new assignment, current assignment), so the log reads current -> new.
+     */
     public static boolean equivalent(LocalAssignment first, LocalAssignment second, boolean stock) {
         if (stock || first == null || second == null) {
             return stock;
@@ -68,11 +71,11 @@ public final class SupervisorHooks {
             if (!settings(null).enabled() || !first.get_topology_id().equals(second.get_topology_id())) {
                 return false;
             }
-            String key = first.get_topology_id() + executors(first) + "->" + executors(second);
+            String key = first.get_topology_id() + executors(second) + "->" + executors(first);
             if (!key.equals(lastKept)) {
                 lastKept = key;
                 LOG.info("nonstop: keeping the worker of {}: executors {} -> {}", first.get_topology_id(),
-                         executors(first), executors(second));
+                         executors(second), executors(first));
             }
             return true;
         } catch (RuntimeException e) {

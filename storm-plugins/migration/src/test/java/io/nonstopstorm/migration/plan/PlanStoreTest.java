@@ -96,6 +96,25 @@ public class PlanStoreTest {
     }
 
     @Test
+    void aRestartedWriterContinuesAboveTheLastVersionEvenWhenThePlanFileIsCorrupt() throws Exception {
+        PlanStore before = store();
+        for (int i = 1; i <= 3; i++) {
+            before.publish(content(6701, "t-1", i));
+        }
+        // A restarted supervisor: a store this JVM never wrote through, on the same files.
+        Path moved = dir.resolve("restarted/nonstop");
+        Files.createDirectories(moved);
+        Files.copy(before.file(), moved.resolve("plan.json"));
+        Files.copy(before.file().resolveSibling("plan.json.lock"), moved.resolve("plan.json.lock"));
+        Files.writeString(moved.resolve("plan.json"), "garbage{");
+        PlanStore after = new PlanStore(moved.resolve("plan.json"), clock::get);
+        assertEquals(4, after.publish(content(6701, "t-1", 3)).version(),
+                     "the version must not restart at 1: a worker that saw v3 would take a later v3 for old news");
+        Files.delete(moved.resolve("plan.json"));
+        assertEquals(5, after.publish(content(6701, "t-1", 4)).version());
+    }
+
+    @Test
     void concurrentReadersOnlyEverSeeWholeVersionsInOrder() throws Exception {
         PlanStore s = store();
         s.publish(content(6701, "t-1", 0));

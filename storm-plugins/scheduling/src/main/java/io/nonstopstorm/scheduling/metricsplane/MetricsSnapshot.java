@@ -43,6 +43,11 @@ public final class MetricsSnapshot {
         return byTopology.containsKey(topologyId);
     }
 
+    /** The accepted documents of a topology's workers (one per worker), in no particular order. */
+    public List<WorkerDocument> documents(String topologyId) {
+        return List.copyOf(byTopology.getOrDefault(topologyId, List.of()));
+    }
+
     /**
      * Executor-to-executor tuples/s of a topology, or empty when no worker of it published. Tasks are
      * mapped to the executors the documents list; a pair whose destination no document lists (its worker
@@ -119,6 +124,17 @@ public final class MetricsSnapshot {
                 out.put(host, d.node().busyCores().getAsDouble() * hzPerCore.getAsDouble());
             }
         });
+        return out;
+    }
+
+    /** CPU a host has in all, in Hz: its {@code cpu_count} × the core clock (hosts without a clock are left out). */
+    public Map<String, Double> capacityHzByHost() {
+        Map<String, Double> out = new TreeMap<>();
+        newestByHost.forEach((host, d) -> hzPerCore(d).ifPresent(hz -> {
+            if (d.node().cpuCount() > 0) {
+                out.put(host, d.node().cpuCount() * hz);
+            }
+        }));
         return out;
     }
 

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import org.apache.storm.shade.net.minidev.json.parser.JSONParser;
 import org.apache.storm.shade.net.minidev.json.parser.ParseException;
 
@@ -57,7 +58,8 @@ public final class WorkerDocumentParser {
         Map<?, ?> window = object(field(d, "window", "$"), "$.window");
         return new WorkerDocument(string(d, "topology_id", "$"), string(worker, "host", "$.worker"),
                 (int) integer(worker, "port", "$.worker"), integer(window, "end_ms", "$.window"),
-                (int) integer(window, "period_s", "$.window"), node(object(field(d, "node", "$"), "$.node")),
+                (int) integer(window, "period_s", "$.window"), integer(window, "seq", "$.window"),
+                number(worker, "cpu_cores", "$.worker"), node(object(field(d, "node", "$"), "$.node")),
                 executors(list(d, "executors", "$")), traffic(list(d, "traffic", "$")));
     }
 
@@ -93,8 +95,13 @@ public final class WorkerDocumentParser {
             // A known thread with unknown children counts the thread only: a lower bound beats no figure.
             OptionalDouble cores = thread.isPresent() ? OptionalDouble.of(thread.getAsDouble() + children.orElse(0))
                                                       : OptionalDouble.empty();
+            // Only OTD reads it: a document without it has no queue figure rather than failing the other readers.
+            OptionalLong queue = OptionalLong.empty();
+            if (e.containsKey("queue_length") && e.get("queue_length") != null) {
+                queue = OptionalLong.of(nonNegativeInteger(e, "queue_length", at));
+            }
             out.add(new WorkerDocument.ExecutorCpu(new ExecutorId(s.intValue(), t.intValue()),
-                    string(e, "component", at), cores));
+                    string(e, "component", at), cores, children.orElse(0), queue));
         }
         return out;
     }
@@ -137,6 +144,14 @@ public final class WorkerDocumentParser {
             throw new Bad(at + "." + key + ": expected an integer, got " + v);
         }
         return ((Number) v).longValue();
+    }
+
+    private static long nonNegativeInteger(Map<?, ?> m, String key, String at) {
+        long v = integer(m, key, at);
+        if (v < 0) {
+            throw new Bad(at + "." + key + ": must be >= 0, got " + v);
+        }
+        return v;
     }
 
     /** A finite non-negative number, or empty for JSON null. */

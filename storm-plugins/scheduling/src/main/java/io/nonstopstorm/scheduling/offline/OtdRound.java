@@ -11,6 +11,7 @@ import io.nonstopstorm.scheduling.otd.Otd;
 import io.nonstopstorm.scheduling.otd.OtdDecision;
 import io.nonstopstorm.scheduling.otd.OtdSnapshot;
 import io.nonstopstorm.scheduling.otd.WorkerLoad;
+import io.nonstopstorm.scheduling.otd.WorkerShare;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -80,14 +81,7 @@ public final class OtdRound {
 
     /** A worker's load as a share of its even part of the CPU its node has left for the topology. */
     static double derivedCpuShare(Node node, int topologyWorkersOnNode, double load) {
-        double room = node.cpuCapacity() - node.cpuBackground();
-        if (Double.isInfinite(room)) {
-            return 0;
-        }
-        if (room <= 0) {
-            return load > 0 ? Double.POSITIVE_INFINITY : 0;
-        }
-        return load / (room / topologyWorkersOnNode);
+        return WorkerShare.of(load, node.cpuCapacity() - node.cpuBackground(), topologyWorkersOnNode);
     }
 
     /** The decision in one line for a report. */

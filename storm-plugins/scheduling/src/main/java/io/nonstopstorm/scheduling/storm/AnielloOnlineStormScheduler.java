@@ -15,6 +15,8 @@ import org.apache.storm.scheduler.TopologyDetails;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -28,6 +30,15 @@ import java.util.function.LongSupplier;
  * default 60); {@code nonstop.aniello.improvement.percent} (R, default 10);
  * {@code nonstop.aniello.overload.window.secs} (X, default 30); {@code nonstop.aniello.refine} (default
  * false: the paper's greedy only). The paper states no defaults for P, R, X.
+ *
+ * <p>Node capacity B_i ({@code nonstop.node.capacity}, Hz): by default the node's measured CPU, its
+ * {@code cpu_count} × {@code cpu_mhz} × 10⁶ (the paper's CPU_i = cores × core speed); a node without a
+ * reading gets the mean of the measured ones, and with none measured capacity is unbounded. A number or
+ * {@code unbounded} overrides it ({@code pycontrol cluster up} sets {@code unbounded}: its nodes share one
+ * machine, so each node's measured load is the whole machine's and a per-node bound means nothing).
+ *
+ * <p>Per topology it remembers when the last candidate was computed; topologies gone from the cluster are
+ * forgotten every round.
  */
 public class AnielloOnlineStormScheduler extends ConfiguredScheduler {
 
@@ -59,6 +70,26 @@ public class AnielloOnlineStormScheduler extends ConfiguredScheduler {
     @Override
     protected boolean usesMeasurements() {
         return true;
+    }
+
+    @Override
+    protected void forgetAllBut(Set<String> aliveTopologyIds) {
+        lastCandidateMillis.keySet().retainAll(aliveTopologyIds);
+    }
+
+    /** Topologies whose candidate timer is kept (for tests). */
+    Set<String> remembered() {
+        return Set.copyOf(lastCandidateMillis.keySet());
+    }
+
+    @Override
+    protected OptionalDouble measuredNodeCapacity(String nodeId) {
+        Map<String, Double> measured = metrics.nodeCapacity();
+        Double own = measured.get(nodeId);
+        if (own != null) {
+            return OptionalDouble.of(own);
+        }
+        return measured.values().stream().mapToDouble(Double::doubleValue).average();
     }
 
     @Override

@@ -13,10 +13,12 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Set;
 
 /**
@@ -31,19 +33,42 @@ public abstract class ConfiguredScheduler implements IScheduler {
 
     /** Topology config key naming the scheduler that should place it. */
     public static final String SCHEDULER_KEY = "nonstop.scheduler";
-    /** Node CPU capacity: in a supervisor's {@code supervisor.scheduler.meta}, or a default in Nimbus's conf. */
+    /**
+     * Node CPU capacity: in a supervisor's {@code supervisor.scheduler.meta}, or a default in Nimbus's conf. A
+     * number (in the unit of the scheduler's loads), {@value #CAPACITY_UNBOUNDED} or {@value #CAPACITY_MEASURED}
+     * (the default: what the metrics plane measured, see {@link #measuredNodeCapacity}).
+     */
     public static final String NODE_CAPACITY_KEY = "nonstop.node.capacity";
+    public static final String CAPACITY_MEASURED = "measured";
+    public static final String CAPACITY_UNBOUNDED = "unbounded";
 
     private static final Logger LOG = LoggerFactory.getLogger(ConfiguredScheduler.class);
 
-    /** What to do for one topology this round. */
-    protected record Step(Optional<Placement> target, String status) {
+    /** What to do for one topology this round, and what its decision record should add. */
+    protected record Step(Optional<Placement> target, String status, Notice notice) {
         public static Step keep(String status) {
-            return new Step(Optional.empty(), status);
+            return new Step(Optional.empty(), status, Notice.NONE);
         }
 
         public static Step apply(Placement target, String status) {
-            return new Step(Optional.of(target), status);
+            return new Step(Optional.of(target), status, Notice.NONE);
+        }
+
+        public Step with(Notice n) {
+            return new Step(target, status, n);
+        }
+    }
+
+    /**
+     * What a decision record carries beyond the placement change: {@code warning} records a round even
+     * though it changed nothing (a condition an operator must see, e.g. OTD's "lacking resources");
+     * {@code details} go into the record as they are (JSON-friendly values only).
+     */
+    public record Notice(boolean warning, Map<String, Object> details) {
+        public static final Notice NONE = new Notice(false, Map.of());
+
+        public Notice {
+            details = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(details));
         }
     }
 
@@ -80,7 +105,7 @@ public abstract class ConfiguredScheduler implements IScheduler {
         return value == null ? null : value.trim().toLowerCase(Locale.ROOT);
     }
 
-    /** Told about every topology whose placement this scheduler (or its fallback) changed in a round. */
+    /** Told about every topology whose placement this scheduler (or its fallback) changed, or that got a warning, in a round. */
     @FunctionalInterface
     public interface DecisionSink {
         void placementChanged(TopologyDetails td, String scheduler, Decision decision);
@@ -90,7 +115,10 @@ public abstract class ConfiguredScheduler implements IScheduler {
      * What was done to one topology: {@code fallback} when the DefaultScheduler placed it because this
      * scheduler could not, the status text, and the placements before and after.
      */
-    public record Decision(boolean fallback, String status, Placement before, Placement after) {
+    public record Decision(boolean fallback, String status, Placement before, Placement after, Notice notice) {
+        public Decision(boolean fallback, String status, Placement before, Placement after) {
+            this(fallback, status, before, after, Notice.NONE);
+        }
     }
 
     private DecisionSink sink = (td, scheduler, decision) -> { };
@@ -104,6 +132,14 @@ public abstract class ConfiguredScheduler implements IScheduler {
         List<TopologyDetails> others = new ArrayList<>();
         List<TopologyDetails> all = new ArrayList<>(topologies.getTopologies());
         all.sort(Comparator.comparing(TopologyDetails::getId));
+        try {
+            // Alive: what Nimbus lists (the cluster's) and what we are given (a caller's subset).
+            Set<String> alive = new HashSet<>(topologies.getAllIds());
+            alive.addAll(cluster.getTopologies().getAllIds());
+            forgetAllBut(alive);
+        } catch (RuntimeException e) {
+            LOG.warn("{}: dropping the state of finished topologies failed", name(), e);
+        }
         for (TopologyDetails td : all) {
             if (!selects(new TopologyConf(td.getConf()).string(SCHEDULER_KEY))) {
                 others.add(td);
@@ -111,6 +147,7 @@ public abstract class ConfiguredScheduler implements IScheduler {
             }
             Placement before = StormModelMapper.placement(cluster, td.getId());
             boolean fallback = false;
+            Notice notice = Notice.NONE;
             String status;
             try {
                 Outcome<Step> outcome = plan(td, cluster);
@@ -120,6 +157,7 @@ public abstract class ConfiguredScheduler implements IScheduler {
                 } else {
                     Step step = outcome.orElseThrow();
                     status = step.status();
+                    notice = step.notice();
                     if (step.target().isPresent()) {
                         int changed = PlacementApplier.apply(cluster, td, step.target().get());
                         status += changed == 0 ? " (no change)" : " (" + changed + " slot(s) changed)";
@@ -132,7 +170,7 @@ public abstract class ConfiguredScheduler implements IScheduler {
                 status = fallBack(td, cluster, e.toString());
                 fallback = true;
             }
-            report(td, cluster, new Decision(fallback, status, before, Placement.empty()));
+            report(td, cluster, new Decision(fallback, status, before, Placement.empty(), notice));
         }
         try {
             DefaultFallback.schedule(cluster, others);
@@ -141,12 +179,12 @@ public abstract class ConfiguredScheduler implements IScheduler {
         }
     }
 
-    /** Tells the sink when the placement changed; a sink's trouble never reaches Nimbus. */
+    /** Tells the sink when the placement changed or a warning was raised; a sink's trouble never reaches Nimbus. */
     private void report(TopologyDetails td, Cluster cluster, Decision d) {
         try {
             Placement after = StormModelMapper.placement(cluster, td.getId());
-            if (!after.equals(d.before())) {
-                sink.placementChanged(td, name(), new Decision(d.fallback(), d.status(), d.before(), after));
+            if (!after.equals(d.before()) || d.notice().warning()) {
+                sink.placementChanged(td, name(), new Decision(d.fallback(), d.status(), d.before(), after, d.notice()));
             }
         } catch (RuntimeException | LinkageError | AssertionError e) {
             LOG.warn("{}: recording the decision on {} failed", name(), td.getId(), e);
@@ -165,23 +203,62 @@ public abstract class ConfiguredScheduler implements IScheduler {
         return status;
     }
 
+    /** Drops what the scheduler keeps about topologies not in {@code aliveTopologyIds} (called every round). */
+    protected void forgetAllBut(Set<String> aliveTopologyIds) {
+    }
+
+    /** Nimbus's configuration (storm.yaml), as given to {@link #prepare}. */
+    protected Map<String, Object> nimbusConf() {
+        return nimbusConf;
+    }
+
     /** Whether {@link #plan} reads the metrics plane (the dispatcher then refreshes it first). */
     protected boolean usesMeasurements() {
         return false;
     }
 
-    /** CPU capacity of a node: its scheduler meta, else Nimbus's default, else unbounded. */
+    /**
+     * CPU capacity of a node, from {@link #NODE_CAPACITY_KEY} (its scheduler meta, else Nimbus's conf): a
+     * number; {@value #CAPACITY_UNBOUNDED}; or, when unset or {@value #CAPACITY_MEASURED}, the measured
+     * capacity, else unbounded.
+     *
+     * @throws IllegalArgumentException for any other value
+     */
     protected double nodeCapacity(SupervisorDetails sup) {
-        return nodeSetting(sup, NODE_CAPACITY_KEY, Double.POSITIVE_INFINITY);
+        Map<String, Object> source = nodeConf(sup, NODE_CAPACITY_KEY);
+        Object v = source.get(NODE_CAPACITY_KEY);
+        String word = v instanceof String s ? normalise(s) : null;
+        if (v == null || CAPACITY_MEASURED.equals(word)) {
+            return measuredNodeCapacity(sup == null ? null : sup.getId()).orElse(Double.POSITIVE_INFINITY);
+        }
+        if (CAPACITY_UNBOUNDED.equals(word)) {
+            return Double.POSITIVE_INFINITY;
+        }
+        try {
+            return new TopologyConf(source).nonNegative(NODE_CAPACITY_KEY, Double.POSITIVE_INFINITY);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(NODE_CAPACITY_KEY + " must be a number >= 0, '" + CAPACITY_MEASURED
+                    + "' or '" + CAPACITY_UNBOUNDED + "', got " + v);
+        }
+    }
+
+    /** The node's capacity as measured, in the scheduler's load unit; none by default. */
+    protected OptionalDouble measuredNodeCapacity(String nodeId) {
+        return OptionalDouble.empty();
     }
 
     /** A non-negative per-node number: the supervisor's {@code supervisor.scheduler.meta}, else Nimbus's conf. */
     protected double nodeSetting(SupervisorDetails sup, String key, double fallback) {
+        return new TopologyConf(nodeConf(sup, key)).nonNegative(key, fallback);
+    }
+
+    /** Where a per-node key is read: the supervisor's scheduler meta if it has the key, else Nimbus's conf. */
+    private Map<String, Object> nodeConf(SupervisorDetails sup, String key) {
         if (sup != null && sup.getSchedulerMeta() instanceof Map<?, ?> meta && meta.get(key) != null) {
             @SuppressWarnings("unchecked")
             Map<String, Object> m = (Map<String, Object>) meta;
-            return new TopologyConf(m).nonNegative(key, fallback);
+            return m;
         }
-        return new TopologyConf(nimbusConf).nonNegative(key, fallback);
+        return nimbusConf;
     }
 }

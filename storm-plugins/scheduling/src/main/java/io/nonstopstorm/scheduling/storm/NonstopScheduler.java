@@ -38,15 +38,17 @@ import org.slf4j.LoggerFactory;
  *       executors that lost their slot.</li>
  *   <li><b>Its scheduler</b>, named by {@code nonstop.scheduler} in the topology's conf:
  *       {@code aniello-offline}, {@code aniello-online}, {@code slot-aware} (or {@code sam}),
- *       {@code elastic} (or {@code elastic-allocator}); trimmed, any case. It places the topology when
- *       executors lack a slot, and (online only) reschedules it; a scheduler that cannot place falls back
- *       to the DefaultScheduler for that topology. Each round in which it changes the placement writes
- *       one record to {@code /nonstop/decisions/<name>.scheduler} ({@link SchedulerDecisionRecord}).</li>
+ *       {@code elastic} (or {@code elastic-allocator}), {@code ras} (or {@code resource-aware}: Storm's
+ *       ResourceAwareScheduler on that topology alone), {@code otd} (online task deployment); trimmed, any
+ *       case. It places the topology when executors lack a slot, and (online and OTD only) reschedules it;
+ *       a scheduler that cannot place falls back to the DefaultScheduler for that topology. Each round in
+ *       which it changes the placement (or OTD raises a warning) writes one record to
+ *       {@code /nonstop/decisions/<name>.scheduler} ({@link SchedulerDecisionRecord}).</li>
  *   <li><b>Storm's DefaultScheduler</b> for topologies without the key, or naming no scheduler here
  *       (then with a status saying so and one log line). A topology without the key is treated exactly
  *       as {@link PlanFollowingScheduler} treats it.</li>
  * </ol>
- * A rejected plan leaves the topology with its scheduler. The online and elastic schedulers read the
+ * A rejected plan leaves the topology with its scheduler. The online, elastic and OTD schedulers read the
  * metrics plane ({@link ZkSchedulingMetrics}), refreshed once per round that has such a topology.
  * Without ZooKeeper there are no plans, records or measurements, and the schedulers still place.
  * {@link #schedule} never throws; rounds that change nothing write nothing.
@@ -88,7 +90,8 @@ public class NonstopScheduler implements IScheduler {
         plans = new PlanFollowingScheduler(channel, clock);
         metrics = injectedMetrics != null ? injectedMetrics : metricsPlane(c);
         schedulers = List.of(new AnielloOfflineStormScheduler(), new AnielloOnlineStormScheduler(metrics, clock),
-                             new SlotAwareStormScheduler(), new ElasticStormScheduler(metrics, System::nanoTime));
+                             new SlotAwareStormScheduler(), new ElasticStormScheduler(metrics, System::nanoTime),
+                             new ResourceAwareStormScheduler(), new OtdStormScheduler(metrics, clock));
         for (ConfiguredScheduler s : schedulers) {
             s.prepare(c, metricsRegistry);
             s.recordDecisionsWith(this::record);
@@ -118,6 +121,7 @@ public class NonstopScheduler implements IScheduler {
 
     @Override
     public void cleanup() {
+        schedulers.forEach(ConfiguredScheduler::cleanup);
         if (channel != null) {
             channel.close();
         }
@@ -165,10 +169,9 @@ public class NonstopScheduler implements IScheduler {
         }
         // Schedulers in a fixed order (each places its topologies in id order), then the default.
         for (ConfiguredScheduler s : schedulers) {
-            List<TopologyDetails> mine = bySchedulers.get(s);
-            if (mine != null) {
-                s.schedule(new Topologies(mine.toArray(new TopologyDetails[0])), cluster);
-            }
+            // Also with none of its topologies: it then forgets the state of finished ones.
+            List<TopologyDetails> mine = bySchedulers.getOrDefault(s, List.of());
+            s.schedule(new Topologies(mine.toArray(new TopologyDetails[0])), cluster);
         }
         try {
             DefaultFallback.schedule(cluster, toDefault);
@@ -189,7 +192,7 @@ public class NonstopScheduler implements IScheduler {
             }
         }
         String status = "nonstop: " + ConfiguredScheduler.SCHEDULER_KEY + " '" + value + "' names no scheduler (known: "
-                        + names() + "; controller policies such as otd act through plans); DefaultScheduler places it";
+                        + names() + "); DefaultScheduler places it";
         if (reportedUnknown.add(td.getId())) {
             LOG.warn("topology {}: {}", td.getId(), status);
         }
@@ -210,7 +213,12 @@ public class NonstopScheduler implements IScheduler {
         Map<String, String> hosts = hostOfNode;
         SchedulerDecisionRecord rec = SchedulerDecisionRecord.of(td.getName(), td.getId(), scheduler, d,
                 (SlotId s) -> hosts.getOrDefault(s.nodeId(), s.nodeId()) + ":" + s.port(), clock.getAsLong());
-        LOG.info("{} {} {}: {} ({} executor(s) moved)", scheduler, rec.status(), td.getId(), d.status(), rec.moves().size());
+        if ("warning".equals(rec.status())) {
+            LOG.warn("{} {} {}: {}", scheduler, rec.status(), td.getId(), d.status());
+        } else {
+            LOG.info("{} {} {}: {} ({} executor(s) moved)", scheduler, rec.status(), td.getId(), d.status(),
+                     rec.moves().size());
+        }
         if (channel == null) {
             return;
         }

@@ -13,17 +13,25 @@ import org.apache.storm.shade.net.minidev.json.JSONValue;
 
 /**
  * What a placing scheduler did to a topology, for {@code /nonstop/decisions/<topology-name>.scheduler}
- * (one write per round in which the topology's placement changed):
+ * (one write per round in which the topology's placement changed, or a warning was raised):
  * <pre>
  * {"topology": "wc", "topology_id": "wc-1-1700000000", "scheduler": "aniello-offline",
- *  "status": "applied" | "fallback", "reason": "offline placement (alpha=0.0, beta=0.5) on 2 worker(s) (2 slot(s) changed)",
+ *  "status": "applied" | "fallback" | "warning", "reason": "offline placement (alpha=0.0, beta=0.5) on 2 worker(s) (2 slot(s) changed)",
  *  "moves": [{"executor": "[3,3]", "from": null, "to": "127.0.0.12:37121"}], "decided_at_ms": 1700000000000}
  * </pre>
  * {@code fallback}: the scheduler could not place it and Storm's DefaultScheduler did; {@code from} or
- * {@code to} is null for an executor that had or got no slot.
+ * {@code to} is null for an executor that had or got no slot. {@code warning}: a round that moved nothing
+ * but raised a condition an operator must see (OTD's "lacking resources"). A scheduler may add a
+ * {@code details} object (OTD: its case, the expected gain and the worker loads it saw).
  */
 public record SchedulerDecisionRecord(String topology, String topologyId, String scheduler, String status,
-                                      String reason, List<Map<String, String>> moves, long decidedAtMs) {
+                                      String reason, List<Map<String, String>> moves, long decidedAtMs,
+                                      Map<String, Object> details) {
+
+    public SchedulerDecisionRecord(String topology, String topologyId, String scheduler, String status, String reason,
+                                   List<Map<String, String>> moves, long decidedAtMs) {
+        this(topology, topologyId, scheduler, status, reason, moves, decidedAtMs, Map.of());
+    }
 
     public static SchedulerDecisionRecord of(String topology, String topologyId, String scheduler,
                                              ConfiguredScheduler.Decision d, Function<SlotId, String> slotName,
@@ -42,8 +50,9 @@ public record SchedulerDecisionRecord(String topology, String topologyId, String
                 moves.add(m);
             }
         }
-        return new SchedulerDecisionRecord(topology, topologyId, scheduler, d.fallback() ? "fallback" : "applied",
-                                           d.status(), moves, nowMs);
+        String status = d.fallback() ? "fallback" : moves.isEmpty() && d.notice().warning() ? "warning" : "applied";
+        return new SchedulerDecisionRecord(topology, topologyId, scheduler, status, d.status(), moves, nowMs,
+                                           d.notice().details());
     }
 
     public String toJson() {
@@ -55,6 +64,9 @@ public record SchedulerDecisionRecord(String topology, String topologyId, String
         m.put("reason", reason);
         m.put("moves", moves);
         m.put("decided_at_ms", decidedAtMs);
+        if (!details.isEmpty()) {
+            m.put("details", details);
+        }
         return JSONValue.toJSONString(m);
     }
 }

@@ -1,5 +1,6 @@
 package io.nonstopstorm.scheduling.storm;
 
+import io.nonstopstorm.scheduling.metricsplane.WorkerDocument;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
 import io.nonstopstorm.scheduling.model.LoadSample;
 import io.nonstopstorm.scheduling.model.NodeReading;
@@ -31,6 +32,24 @@ public interface SchedulingMetrics {
     /** The newest size and use of each node (by supervisor id); nodes without a fresh figure are absent. */
     default Map<String, NodeReading> nodeReadings() {
         return Map.of();
+    }
+
+    /** CPU each node has in all (by supervisor id), in the unit of the loads; nodes never measured are absent. */
+    default Map<String, Double> nodeCapacity() {
+        return Map.of();
+    }
+
+    /**
+     * The fresh metrics documents of a topology's workers, by worker {@code host:port}: OTD reads worker
+     * CPU, receive queues and measurement windows from them. Empty while none have been accepted.
+     */
+    default Map<String, WorkerDocument> workerDocuments(String topologyId) {
+        return Map.of();
+    }
+
+    /** Why the metrics plane refused a worker's document in the last refresh (say, stale), if it did. */
+    default Optional<String> refusedDocument(String topologyId, String host, int port) {
+        return Optional.empty();
     }
 
     /**

@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
  *   <li>executor loads: executor thread CPU plus its child processes, in Hz = cores × the node's
  *       {@code cpu_mhz} × 10⁶ (the unit of {@code nonstop.node.capacity} for the Aniello scheduler);</li>
  *   <li>background load of a node: its whole-node CPU in Hz minus the topology's own executors there;</li>
+ *   <li>node capacity: its {@code cpu_count} × {@code cpu_mhz} × 10⁶ Hz (the default of
+ *       {@code nonstop.node.capacity});</li>
  *   <li>node load history: one sample per node and window, kept {@value #HISTORY_MINUTES} minutes and at
  *       most {@value #MAX_SAMPLES_PER_NODE} samples per node.</li>
  * </ul>
@@ -60,6 +62,8 @@ public final class ZkSchedulingMetrics implements SchedulingMetrics {
     private final OptionalDouble fallbackMhz;
     private final NodeLoadHistory history = new NodeLoadHistory(HISTORY_MINUTES * 60_000L, MAX_SAMPLES_PER_NODE);
     private final Map<String, Long> loggedVersion = new HashMap<>();
+    /** znode path → why its document was refused, for the last refresh */
+    private Map<String, String> refused = Map.of();
     private MetricsSnapshot snapshot = MetricsSnapshot.empty();
     private Map<String, String> hostOfNode = Map.of();
     private long lastWarnMs = Long.MIN_VALUE / 2;
@@ -95,6 +99,7 @@ public final class ZkSchedulingMetrics implements SchedulingMetrics {
             raw = source.read();
         } catch (Exception e) {
             snapshot = MetricsSnapshot.empty();
+            refused = Map.of();
             if (now - lastWarnMs > WARN_EVERY_MS) {
                 lastWarnMs = now;
                 LOG.warn("metrics plane unreadable ({}); schedulers go without measurements this round", e.toString());
@@ -102,11 +107,13 @@ public final class ZkSchedulingMetrics implements SchedulingMetrics {
             return;
         }
         List<WorkerDocument> docs = new ArrayList<>();
+        Map<String, String> refusedNow = new HashMap<>();
         Set<String> seen = new HashSet<>();
         for (RawDocument r : raw) {
             seen.add(r.path());
             Outcome<WorkerDocument> checked = DocumentCheck.accept(r, root, now, DocumentCheck.DEFAULT_STALE_AFTER_PERIODS);
             if (checked instanceof Outcome.Failure<WorkerDocument> f) {
+                refusedNow.put(r.path(), f.reason());
                 if (!Long.valueOf(r.version()).equals(loggedVersion.put(r.path(), r.version()))) {
                     LOG.warn("skipping metrics document {}: {}", r.path(), f.reason());
                 }
@@ -116,6 +123,7 @@ public final class ZkSchedulingMetrics implements SchedulingMetrics {
             }
         }
         loggedVersion.keySet().retainAll(seen);
+        refused = refusedNow;
         snapshot = new MetricsSnapshot(docs, fallbackMhz);
         Map<String, Double> busy = snapshot.busyHzByHost();
         Map<String, Long> at = snapshot.measuredAtByHost();
@@ -151,8 +159,32 @@ public final class ZkSchedulingMetrics implements SchedulingMetrics {
     }
 
     @Override
+    public Map<String, WorkerDocument> workerDocuments(String topologyId) {
+        Map<String, WorkerDocument> out = new TreeMap<>();
+        snapshot.documents(topologyId).forEach(d -> out.put(d.host() + ":" + d.port(), d));
+        return out;
+    }
+
+    @Override
+    public Optional<String> refusedDocument(String topologyId, String host, int port) {
+        return Optional.ofNullable(refused.get(root + "/" + topologyId + "/" + host + "-" + port));
+    }
+
+    @Override
     public Map<String, List<LoadSample>> nodeLoadHistory() {
         return history.snapshot();
+    }
+
+    @Override
+    public Map<String, Double> nodeCapacity() {
+        Map<String, Double> byHost = snapshot.capacityHzByHost();
+        Map<String, Double> out = new TreeMap<>();
+        hostOfNode.forEach((node, host) -> {
+            if (byHost.containsKey(host)) {
+                out.put(node, byHost.get(host));
+            }
+        });
+        return out;
     }
 
     @Override

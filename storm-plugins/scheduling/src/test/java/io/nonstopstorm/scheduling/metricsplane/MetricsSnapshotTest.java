@@ -74,6 +74,17 @@ class MetricsSnapshotTest {
     }
 
     @Test
+    void aNodesCapacityIsItsCpusTimesTheClockWhenTheClockIsKnown() {
+        assertEquals(Map.of("127.0.0.11", 2 * HZ_PER_CORE),
+                new MetricsSnapshot(List.of(fixture()), OptionalDouble.empty()).capacityHzByHost());
+        WorkerDocument noMhz = WorkerDocumentParser.parse(MetricsFixture.edited(
+                d -> MetricsFixture.section(d, "node").put("cpu_mhz", null))).orElseThrow();
+        assertTrue(new MetricsSnapshot(List.of(noMhz), OptionalDouble.empty()).capacityHzByHost().isEmpty());
+        assertEquals(Map.of("127.0.0.11", 2 * 1000e6),
+                new MetricsSnapshot(List.of(noMhz), OptionalDouble.of(1000)).capacityHzByHost());
+    }
+
+    @Test
     void theNewestDocumentOfAHostDescribesTheNode() {
         WorkerDocument older = WorkerDocumentParser.parse(MetricsFixture.secondWorker("127.0.0.11", 27122, END - 5000, 1.9))
                 .orElseThrow();

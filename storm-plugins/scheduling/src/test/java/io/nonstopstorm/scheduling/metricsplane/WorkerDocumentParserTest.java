@@ -54,6 +54,26 @@ class WorkerDocumentParserTest {
     }
 
     @Test
+    void readsWhatOtdNeedsWorkerCpuWindowSequenceAndQueues() {
+        WorkerDocument d = WorkerDocumentParser.parse(MetricsFixture.json()).orElseThrow();
+        assertEquals(11, d.windowSeq());
+        assertEquals(0.4127, d.cpuCores().getAsDouble(), 1e-9);
+        assertEquals(0.4127 + 0.082, d.loadCores().getAsDouble(), 1e-9, "the JVM plus its multilang child processes");
+        assertEquals(3, d.queueLength(), "3 + 0 + 0, unknown (null) lengths left out");
+        assertEquals(1767225655000L, d.windowStartMs());
+        assertTrue(d.executor(new ExecutorId(6, 6)).orElseThrow().queueLength().isEmpty());
+
+        WorkerDocument unknownCpu = WorkerDocumentParser.parse(edited(x -> section(x, "worker").put("cpu_cores", null)))
+                .orElseThrow();
+        assertTrue(unknownCpu.loadCores().isEmpty(), "no JVM figure, no load");
+        WorkerDocument noQueues = WorkerDocumentParser.parse(edited(x -> items(x, "executors").forEach(e -> e.remove("queue_length"))))
+                .orElseThrow();
+        assertEquals(0, noQueues.queueLength());
+        assertFailure(edited(x -> section(x, "window").remove("seq")), "$.window.seq: missing");
+        assertFailure(edited(x -> items(x, "executors").get(0).put("queue_length", -1)), "$.executors[0].queue_length: must be >= 0");
+    }
+
+    @Test
     void badDocumentsAreFailuresNamingTheProblem() {
         assertFailure(edited(d -> d.put("version", 2)), "$.version: 2 is not supported");
         assertFailure(edited(d -> d.put("schema", "other")), "$.schema: expected nonstop.metrics.worker");

@@ -187,6 +187,44 @@ class NonstopSchedulerTest {
     }
 
     @Test
+    void rasTopologiesGoToStormsResourceAwareSchedulerWithARecord() throws Exception {
+        Map<String, Object> requests = Map.of("topology.component.cpu.pcore.percent", 20.0,
+                "topology.component.resources.onheap.memory.mb", 100.0);
+        Map<String, Object> rasConf = new HashMap<>(requests);
+        rasConf.put("nonstop.scheduler", "ras");
+        Map<String, Object> aliasConf = new HashMap<>(requests);
+        aliasConf.put("nonstop.scheduler", " Resource-Aware ");
+        TopologyDetails ras = wordCount("d-ras", 2, rasConf);
+        TopologyDetails alias = wordCount("d-ras-alias", 2, aliasConf);
+        TopologyDetails plain = wordCount("d-ras-plain", 2, Map.of());
+        Map<String, SupervisorDetails> sups = new HashMap<>();
+        for (String id : List.of("sup1", "sup2")) {
+            sups.put(id, new SupervisorDetails(id, "h-" + id, null, List.of(6700, 6701, 6702, 6703),
+                    Map.of("supervisor.cpu.capacity", 400.0, "supervisor.memory.capacity.mb", 4096.0)));
+        }
+        NonstopScheduler s = scheduler(new FixedMetrics(), new AtomicLong(5000));
+        Cluster c = cluster(sups, new HashMap<>(), ras, alias, plain);
+        s.schedule(new Topologies(ras, alias, plain), c);
+        for (TopologyDetails td : List.of(ras, alias, plain)) {
+            assertTrue(c.getUnassignedExecutors(td).isEmpty(), td.getId());
+        }
+        assertTrue(c.getStatusMap().get("d-ras").startsWith("nonstop ras: resource-aware placement"), c.getStatusMap().get("d-ras"));
+        assertTrue(c.getStatusMap().get("d-ras-alias").startsWith("nonstop ras: "), c.getStatusMap().get("d-ras-alias"));
+        Map<String, Object> rec = record("d-ras");
+        assertEquals("ras", rec.get("scheduler"));
+        assertEquals("applied", rec.get("status"));
+        assertEquals(7, ((List<?>) rec.get("moves")).size());
+        assertEquals(-1, recordVersion("d-ras-plain"));
+        // No two topologies share a worker.
+        Map<org.apache.storm.scheduler.WorkerSlot, String> owner = new HashMap<>();
+        for (TopologyDetails td : List.of(ras, alias, plain)) {
+            for (org.apache.storm.scheduler.WorkerSlot ws : slotsOf(c, td.getId()).keySet()) {
+                assertNull(owner.put(ws, td.getId()), ws + " shared");
+            }
+        }
+    }
+
+    @Test
     void theOnlineSchedulerGetsTheMeasurementsAndTheyAreReadOnlyWhenNeeded() throws Exception {
         TopologyDetails wc = wordCount("d-online", 2, Map.of("nonstop.scheduler", "aniello-online"));
         TopologyDetails offline = wordCount("d-offline-2", 1, Map.of("nonstop.scheduler", "aniello-offline"));

@@ -48,6 +48,8 @@ class ZkSchedulingMetricsTest {
         assertEquals(1.1875 * HZ_PER_CORE, m.backgroundLoad("someone-else").get("sup1"), 1e-3,
                      "for another topology the whole node is background");
         assertEquals(new NodeReading(2, 0.5, 0.0, END), m.nodeReadings().get("sup2"));
+        // Node capacity B_i: cpu_count (2) x the clock, per supervisor; unmeasured sup3 has none.
+        assertEquals(Map.of("sup1", 2 * HZ_PER_CORE, "sup2", 2 * HZ_PER_CORE), m.nodeCapacity());
     }
 
     @Test

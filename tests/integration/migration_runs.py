@@ -1,0 +1,187 @@
+"""Helpers for the migration correctness tests: a word count whose feed the test starts and stops, and
+single-executor moves done one after the other, each applied (Nimbus's assignment in ZooKeeper) and in
+effect (running on the target, both workers routing to it) before the next."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kazoo.client import KazooClient
+
+from pycontrol.migration.migrate import wait_decision, write_plan
+from pycontrol.migration.observe import move_timeline, slot_events, wait_move_done, worker_pids
+from pycontrol.migration.plan import ui_executor
+from pycontrol.storm import placement
+from pycontrol.storm.assignment import read_assignment
+from pycontrol.workloads import series
+from tests.conftest import wait_for
+from tests.integration.workload_runs import Run
+from topologies.common.words import split_words
+
+
+class FeedSwitch:
+    """The FeedSpout's workload.rate.schedule file: the feed stays silent until start(), and stop() ends
+    it, so the stream covers exactly the part of the test that needs traffic. The spout re-reads the
+    file every second; a new schedule applies from that moment on."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.path.write_text("0 0\n")
+
+    def setting(self) -> str:
+        return f"workload.rate.schedule={self.path}"
+
+    def start(self, rate: float) -> None:
+        self.path.write_text(f"0 {rate}\n")
+
+    def stop(self) -> None:
+        self.path.write_text("0 0\n")
+
+
+def expected_counts(input_file: Path, items: int) -> Counter:
+    """Word counts of the first `items` items of a lines feed with one spout task (it cycles the file)."""
+    lines = input_file.read_text(encoding="ascii").splitlines()
+    per_line = [Counter(split_words(line)) for line in lines]
+    out: Counter = Counter()
+    cycles, rest = divmod(items, len(lines))
+    for i, c in enumerate(per_line):
+        times = cycles + (1 if i < rest else 0)
+        if times:
+            out.update({w: n * times for w, n in c.items()})
+    return out
+
+
+def wait_stream_settled(run: Run, timeout_s: float = 240) -> series.Totals:
+    """After FeedSwitch.stop(): waits until no item is emitted any more and every emitted one is acked
+    (the spout reports nothing pending), and returns the totals."""
+    seen: list[int] = []
+
+    def settled():
+        rows = run.series()
+        if not rows:
+            return None
+        t = series.totals(rows)
+        seen.append(t.emitted)
+        steady = len(seen) >= 3 and seen[-1] == seen[-3]
+        return t if steady and t.acked >= t.emitted and rows[-1].pending == 0 else None
+    return wait_for(f"{run.name}: feed stopped and every item acked", settled, timeout_s, poll_s=1.5)
+
+
+@dataclass
+class Move:
+    executor: tuple[int, int]
+    source: str
+    target: str
+    t0_ms: float
+    decided_ms: float
+    in_zk_ms: float
+    effect_ms: float
+    stopped_ms: float | None = None
+    dropped_total: int = 0
+
+
+@dataclass
+class Mover:
+    """Moves single executors of one topology, one at a time, and keeps each move's timings."""
+    cluster: object
+    client: KazooClient
+    name: str
+    topo_id: str
+    timeout_s: float = 90
+    moves: list[Move] = field(default_factory=list)
+
+    def assignment(self) -> dict[tuple[int, int], str]:
+        return read_assignment(self.client, self.topo_id)
+
+    def move(self, executor: tuple[int, int], target: str) -> Move:
+        source = self.assignment()[executor]
+        assert source != target, f"{executor} is already at {target}"
+        # Moving an executor back while its old instance there is still draining would mix the two.
+        for m in reversed(self.moves):
+            if m.executor == executor:
+                self.finish(m)
+                break
+        host, port = target.rsplit(":", 1)
+        t0_ms = time.time() * 1000
+        _, version = write_plan(self.client, self.name, {executor: (host, int(port))})
+        decision = wait_decision(self.client, self.name, self.topo_id, version, self.timeout_s, poll_s=0.05)
+        assert decision.status == "applied", decision
+        decided_ms = time.time() * 1000 - t0_ms
+        wait_for(f"Nimbus's assignment puts {executor} on {target}",
+                 lambda: self.assignment().get(executor) == target, self.timeout_s, 0.05)
+        in_zk_ms = time.time() * 1000 - t0_ms
+        key = f"[{executor[0]},{executor[1]}]"
+        timeline = wait_for(f"{executor} running on {target} and both workers routing to it",
+                            lambda: move_timeline(slot_events(self.cluster.spec, source),
+                                                  slot_events(self.cluster.spec, target), key, t0_ms),
+                            self.timeout_s, 0.05)
+        m = Move(executor, source, target, t0_ms, round(decided_ms), round(in_zk_ms), round(timeline.effect_ms))
+        self.moves.append(m)
+        return m
+
+    def finish(self, m: Move) -> Move:
+        """Waits until the move's old instance is shut down (lazy kill done)."""
+        if m.stopped_ms is None:
+            tl = wait_move_done(self.cluster.spec, m.executor, m.source, m.target, m.t0_ms, self.timeout_s)
+            m.stopped_ms, m.dropped_total = round(tl.stopped_ms), tl.dropped_total
+        return m
+
+    def finish_all(self) -> None:
+        for m in self.moves:
+            self.finish(m)
+
+    def summary(self) -> dict:
+        def stats(values):
+            values = sorted(values)
+            return {"p50": statistics.median(values), "p99": values[min(len(values) - 1, int(0.99 * len(values)))],
+                    "max": values[-1]}
+        done = [m for m in self.moves if m.stopped_ms is not None]
+        return {"moves": len(self.moves),
+                "decided_ms": stats([m.decided_ms for m in self.moves]),
+                "in_zk_ms": stats([m.in_zk_ms for m in self.moves]),
+                "effect_ms": stats([m.effect_ms for m in self.moves]),
+                "stopped_ms": stats([m.stopped_ms for m in done]) if done else None,
+                "dropped_total": max((m.dropped_total for m in done), default=0)}
+
+
+def both_workers(cluster, topo_id: str) -> tuple[str, str]:
+    """The topology's two worker slots, once they are on different nodes and every executor heartbeats
+    (Storm's even scheduler spreads a 2-worker topology over both nodes)."""
+    def ready():
+        places = placement.placement(cluster.rest, topo_id)
+        slots = sorted({f"{p.host}:{p.port}" for p in places})
+        return slots if len(slots) == 2 and len({s.rsplit(':', 1)[0] for s in slots}) == 2 else None
+    a, b = wait_for("both workers up on different nodes", ready, 300, 2)
+    return a, b
+
+
+def executors_of(cluster, topo_id: str, component: str) -> list[tuple[int, int]]:
+    out = []
+    for p in placement.placement(cluster.rest, topo_id):
+        if p.component == component:
+            start, end = p.executor.strip("[]").split("-")
+            out.append((int(start), int(end)))
+    return sorted(out)
+
+
+def ui_shows(cluster, topo_id: str, expected: dict[tuple[int, int], str]) -> bool:
+    """Does the UI REST API list each of these executors at its expected slot?"""
+    shown = {p.executor: f"{p.host}:{p.port}" for p in placement.placement(cluster.rest, topo_id)}
+    return all(shown.get(ui_executor(*e)) == slot for e, slot in expected.items())
+
+
+def pids_of(cluster, topo_id: str, slots: tuple[str, str]) -> dict[str, int]:
+    pids = worker_pids(cluster.spec, topo_id, set(slots))
+    assert set(pids) == set(slots), pids
+    return pids
+
+
+def slot_dir(cluster, topo_id: str, slot: str) -> Path:
+    """The worker's artifacts directory (where its bolts write their counts snapshots)."""
+    host, port = slot.rsplit(":", 1)
+    node = next(n for n in cluster.spec.node_specs if n.host == host)
+    return cluster.layout.node_log_dir(node.name) / "workers-artifacts" / topo_id / port
