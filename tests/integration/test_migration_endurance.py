@@ -35,9 +35,11 @@ SENTENCES = 300          # cycled: the counts' vocabulary is complete after 15 s
 # Flat means: at most this many more threads (HotSpot starts and stops JIT compiler threads on demand;
 # one leaked executor thread per move would add ~45 per worker)...
 THREAD_TOLERANCE = 3
-# ...exactly as many live instances of the classes every executor instance brings (task, executor,
+# ...at most this many more live instances of each class every executor instance brings (task, executor,
 # receive queue, context, the bolt object): a moved executor's old instance that stayed reachable would
-# show up here one for one...
+# show up here one for one, ~45 per worker; the slack covers the last retired executor's queue, which
+# can stay reachable for a moment after it stopped...
+PER_EXECUTOR_SLACK = 2
 PER_EXECUTOR_CLASSES = ("org.apache.storm.daemon.Task", "org.apache.storm.executor.ExecutorShutdown",
                         "org.apache.storm.utils.JCQueue", "org.apache.storm.task.TopologyContext",
                         "io.nonstopstorm.workloads.wordcount.SplitSentenceBolt")
@@ -128,7 +130,8 @@ def test_worker_jvms_keep_their_pids_threads_and_heap(endurance):
         instances = [{c: h.get(c, (0, 0))[0] for c in PER_EXECUTOR_CLASSES} for h in (h0, h1)]
         print(f"{slot}: live instances per executor class after move {SAMPLE_AFTER} and {MOVES}: {instances}")
         assert all(instances[0].values()), f"{slot}: a class not found in the worker's heap: {instances[0]}"
-        assert instances[1] == instances[0], f"{slot}: executor structures accumulate: {instances}"
+        assert all(instances[1][c] - instances[0][c] <= PER_EXECUTOR_SLACK for c in PER_EXECUTOR_CLASSES), \
+            f"{slot}: executor structures accumulate: {instances}"
         assert grew_heap <= HEAP_TOLERANCE_KB, \
             f"{slot}: {grew_heap} KiB more live heap after {MOVES - SAMPLE_AFTER} moves; grew most: {grown}"
 
