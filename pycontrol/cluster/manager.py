@@ -196,7 +196,8 @@ def status(home: Path) -> dict:
     if state is None:
         return {"running": False, "home": str(home)}
     spec = state.spec
-    procs = [{"name": p.name, "role": p.role, "pid": p.pid, "alive": processes.is_alive(p),
+    procs = [{"name": p.name, "role": p.role, "pid": p.pid, "daemon_pid": processes.daemon_pid(p),
+              "alive": processes.is_alive(p),
               "rss_mb": round(processes.rss_bytes(p) / 2**20, 1)} for p in state.processes]
     out: dict = {
         "running": all(p["alive"] for p in procs),
@@ -239,7 +240,8 @@ def _daemon(home: Path, name: str) -> tuple[Layout, State, int]:
 def stop_daemon(home: Path, name: str, crash: bool = False) -> State:
     """Fault injection: stop one daemon of the running cluster, e.g. "zookeeper". By default its whole
     process group (a supervisor's workers too) is stopped; crash=True SIGKILLs the daemon's own process
-    only, as a crash would: the workers a supervisor started keep running. The state keeps the record
+    and its keeper only, as a crash would (and stays down, unlike a daemon that fails on its own): the
+    workers a supervisor started keep running. The state keeps the record
     (now dead) so `start_daemon` can start the same command again."""
     _, state, idx = _daemon(home, name)
     rec = state.processes[idx]

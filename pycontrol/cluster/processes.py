@@ -1,7 +1,8 @@
 """Starting, tracking and stopping the cluster's processes.
 
 A process is identified by pid *and* start time, so a recycled pid is never mistaken for ours.
-Each daemon leads its own process group (its workers and their Python children join it), and
+Each daemon runs under a keeper (keeper.py: started again when it fails, as under systemd), which
+leads the daemon's own process group (the daemon, its workers and their Python children join it), and
 every JVM carries the cluster's marker, so strays can still be found after a crash.
 """
 
@@ -11,6 +12,7 @@ import logging
 import os
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
@@ -37,8 +39,10 @@ class ProcessRecord:
 
 
 def start(cmd: DaemonCommand, out_file: Path) -> ProcessRecord:
+    """Starts the daemon under its keeper; the record is the keeper's (the group leader)."""
     out_file.parent.mkdir(parents=True, exist_ok=True)
-    argv = (["ip", "netns", "exec", cmd.netns] if cmd.netns else []) + cmd.argv
+    argv = ([sys.executable, "-m", "pycontrol.cluster.keeper", "--name", cmd.name, "--"]
+            + (["ip", "netns", "exec", cmd.netns] if cmd.netns else []) + cmd.argv)
     env = {**os.environ, **cmd.env}
     with open(out_file, "ab") as out:
         p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -96,14 +100,30 @@ def stop(records: Iterable[ProcessRecord], grace_s: float = 10.0) -> None:
             pass
 
 
+def daemon_pid(rec: ProcessRecord) -> int | None:
+    """The daemon's own process (the keeper's child), or None while the keeper is between runs."""
+    try:
+        kids = psutil.Process(rec.pid).children()
+    except psutil.Error:
+        return None
+    return kids[0].pid if kids else None
+
+
 def kill_leader(rec: ProcessRecord) -> None:
-    """SIGKILL the daemon's own process only (not its group), as a crash would, and reap it."""
+    """SIGKILL the daemon's own process and its keeper (not its group), as a crash of the machine's
+    supervision would: whatever the daemon started (a supervisor's workers) runs on. The keeper goes
+    first, so it cannot start the daemon again; `manager.start_daemon` does that."""
     if not is_alive(rec):
         return
     try:
-        os.kill(rec.pid, signal.SIGKILL)
-        psutil.Process(rec.pid).wait(timeout=10)
-    except (ProcessLookupError, psutil.Error):
+        leader = psutil.Process(rec.pid)
+        daemon = leader.children()
+        leader.kill()
+        leader.wait(timeout=10)
+        for d in daemon:
+            d.kill()
+        psutil.wait_procs(daemon, timeout=10)
+    except psutil.Error:
         pass
 
 

@@ -1,5 +1,5 @@
-"""A daemon's crash (kill_leader) ends the daemon's own process only: what it started (a supervisor's
-workers) runs on, while a stop ends the whole process group."""
+"""A daemon's crash (kill_leader) ends the daemon's own process (and its keeper) only: what it started
+(a supervisor's workers) runs on, while a stop ends the whole process group."""
 
 import time
 
@@ -14,18 +14,20 @@ def _daemon_with_a_child(tmp_path):
     cmd = DaemonCommand("fake", "supervisor", ["bash", "-c", "sleep 60 & wait"])
     rec = processes.start(cmd, tmp_path / "fake.out")
     deadline = time.monotonic() + 10
-    while not any(c.name() == "sleep" for c in psutil.Process(rec.pid).children()):
+    while not any(c.name() == "sleep" for c in psutil.Process(rec.pid).children(recursive=True)):
         assert time.monotonic() < deadline, "the stand-in daemon did not start its child"
         time.sleep(0.05)
-    child = next(c for c in psutil.Process(rec.pid).children() if c.name() == "sleep")
+    child = next(c for c in psutil.Process(rec.pid).children(recursive=True) if c.name() == "sleep")
     return rec, child
 
 
 def test_a_crash_kills_the_daemon_and_leaves_its_children_running(tmp_path):
     rec, child = _daemon_with_a_child(tmp_path)
+    daemon = processes.daemon_pid(rec)
     try:
         processes.kill_leader(rec)
         assert not processes.is_alive(rec)
+        assert not psutil.pid_exists(daemon) or psutil.Process(daemon).status() == psutil.STATUS_ZOMBIE
         assert child.is_running() and child.status() != psutil.STATUS_ZOMBIE
     finally:
         child.kill()
