@@ -36,22 +36,27 @@ def register(main: click.Group) -> None:
 @click.option("--band", type=float, default=0.15, show_default=True,
               help="Compute experiment: OTD's high/low CPU thresholds are the default phase's mean worker "
                    "share x (1 +- band).")
+@click.option("--control", is_flag=True,
+              help="Warm-up control: phase 2 only observes (no moves), so the change between the phases "
+                   "that is not OTD's shows (default out: results/otd/control, --quick: quick-control).")
 @click.option("--sizes", default=None, help="Scaling: NODESxEXECUTORS,... (workers = 2 x nodes).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output directory [default: results/otd, --quick: results/otd/quick].")
 @click.option("--home", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_HOME, show_default=True,
               help="Directory for the clusters (one subdirectory per experiment; logs are kept).")
 @click.option("--port-base", type=int, default=19500, show_default=True, help="Port base of the clusters.")
-def otd(quick, parts, default_seconds, otd_seconds, compute_rate, comm_rate, link_bandwidth, band, sizes, out,
-        home, port_base) -> None:
+def otd(quick, parts, default_seconds, otd_seconds, compute_rate, comm_rate, link_bandwidth, band, control, sizes,
+        out, home, port_base) -> None:
     """The paper's OTD experiment side by side with Storm's default placement: the computation-intensive
     heavy word count (worker CPU, throughput), the communication-intensive word count on shaped links
     (inter-node share, throughput, latency), and one OTD round's time as executors x workers grow."""
     from pycontrol.bench.otd.runner import make_options, run_benchmark
 
     opts = make_options(quick, parts, default_seconds, otd_seconds, compute_rate, comm_rate, link_bandwidth, band,
-                        sizes)
-    out = (out or (DEFAULT_OUT / "quick" if quick else DEFAULT_OUT)).resolve()
+                        sizes, control)
+    default_out = DEFAULT_OUT / ("quick" if quick else "") if not control else (
+        DEFAULT_OUT / ("quick-control" if quick else "control"))
+    out = (out or default_out).resolve()
 
     def echo(msg: str) -> None:
         click.echo(f"{time.strftime('%H:%M:%S')} {msg}")

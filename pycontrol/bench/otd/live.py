@@ -55,6 +55,9 @@ class Experiment:
                                                             "hysteresis_s": 120})
     cycle_s: float = 5.0
     warmup_s: float = 20.0
+    # "plan-only" makes phase 2 a control: the same timeline with nothing moved, which measures how much
+    # of a change between the phases is the run warming up (JIT, queues, caches) rather than OTD.
+    second_policy: str = "otd"
 
 
 @dataclass
@@ -220,8 +223,8 @@ def _run_on(spec: ClusterSpec, exp: Experiment, echo, metrics_port: int, stop: t
             params |= calibrated_thresholds([s for s, x in zip(data.shares, data.samples) if x.phase == "default"],
                                             exp.calibrate_band)
         data.otd_params = params
-        echo(f"phase 2: controller with policy otd for {exp.otd_s:g} s; params {params}")
-        phase("otd", "otd", params, exp.otd_s)
+        echo(f"phase 2: controller with policy {exp.second_policy} for {exp.otd_s:g} s; params {params}")
+        phase("otd", exp.second_policy, params, exp.otd_s)
         time.sleep(3)   # the spout writes each second's line shortly after it ends
         data.seconds = [{"ts": r.ts, "acked": r.acked, "latency_p50_ms": r.latency_p50_ms}
                         for r in series.read_series(locate.artifact_dirs(layout.logs, topo_id))]

@@ -48,6 +48,7 @@ class Options:
     warmup: int
     repeats: int
     quick: bool
+    control: bool = False     # phase 2 only observes (policy plan-only): the warm-up control
 
 
 QUICK = {"default_s": 60, "otd_s": 150, "sizes": scaling.QUICK_SIZES, "warmup": 1, "repeats": 3}
@@ -56,7 +57,7 @@ FULL = {"default_s": 180, "otd_s": 420, "sizes": scaling.FULL_SIZES, "warmup": 2
 
 def make_options(quick: bool, parts: str = "all", default_s: float | None = None, otd_s: float | None = None,
                  compute_rate: int = 2000, comm_rate: int = 400, link_bandwidth: str = "8mbit", band: float = 0.15,
-                 sizes: str | None = None) -> Options:
+                 sizes: str | None = None, control: bool = False) -> Options:
     base = QUICK if quick else FULL
     chosen = PARTS if parts == "all" else tuple(p.strip() for p in parts.split(",") if p.strip())
     bad = [p for p in chosen if p not in PARTS]
@@ -72,7 +73,7 @@ def make_options(quick: bool, parts: str = "all", default_s: float | None = None
     if not 0 < band < 1:
         raise UserError(f"--band must be between 0 and 1, got {band}")
     return Options(tuple(chosen), float(default_s), float(otd_s), compute_rate, comm_rate, link_bandwidth, band,
-                   scaling.parse_sizes(sizes or base["sizes"]), base["warmup"], base["repeats"], quick)
+                   scaling.parse_sizes(sizes or base["sizes"]), base["warmup"], base["repeats"], quick, control)
 
 
 def compute_experiment(opts: Options) -> Experiment:
@@ -81,14 +82,19 @@ def compute_experiment(opts: Options) -> Experiment:
                       ("topology.workers=4", "workload.par.split=6", "workload.par.count=4",
                        f"workload.rate={opts.compute_rate}", "topology.max.spout.pending=100",
                        "workload.heavy.drift.secs=60", "topology.message.timeout.secs=120"),
-                      opts.default_s, opts.otd_s, dict(COMPUTE_OTD), calibrate_band=opts.band)
+                      opts.default_s, opts.otd_s, dict(COMPUTE_OTD), calibrate_band=opts.band,
+                      second_policy=_second_policy(opts))
 
 
 def comm_experiment(opts: Options) -> Experiment:
     return Experiment("wordcount-java", "otd-comm",
                       ("topology.workers=4", "workload.par.split=4", "workload.par.count=4",
                        f"workload.rate={opts.comm_rate}", "topology.message.timeout.secs=120"),
-                      opts.default_s, opts.otd_s, dict(COMM_OTD))
+                      opts.default_s, opts.otd_s, dict(COMM_OTD), second_policy=_second_policy(opts))
+
+
+def _second_policy(opts: Options) -> str:
+    return "plan-only" if opts.control else "otd"
 
 
 def run_summary(part: str, data: RunData) -> dict:

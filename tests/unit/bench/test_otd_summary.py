@@ -134,6 +134,13 @@ def test_bench_options_name_their_mistakes():
             make_options(True, **kw)
 
 
+def test_the_warm_up_control_runs_phase_two_without_moving_anything():
+    from pycontrol.bench.otd.runner import comm_experiment, compute_experiment
+    for opts, policy in [(make_options(True), "otd"), (make_options(True, control=True), "plan-only")]:
+        assert compute_experiment(opts).second_policy == policy
+        assert comm_experiment(opts).second_policy == policy
+
+
 def test_scaling_sizes_and_per_pair_times():
     assert parse_sizes(" 4x12, 10x100 ") == "4x12,10x100"
     with pytest.raises(UserError):
