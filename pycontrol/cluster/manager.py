@@ -256,7 +256,8 @@ def stop_daemon(home: Path, name: str, crash: bool = False) -> State:
 
 def start_daemon(home: Path, name: str, timeout_s: float = 120.0) -> State:
     """Starts a stopped daemon again with the same command and data and waits until the cluster has it
-    back (ZooKeeper serving; any other daemon: every supervisor and slot in the REST API)."""
+    back (ZooKeeper serving; any other daemon: every supervisor and slot in the REST API, and a
+    supervisor's entry there is the new one)."""
     layout, state, idx = _daemon(home, name)
     if processes.is_alive(state.processes[idx]):
         raise UserError(f"{name} is already running (pid {state.processes[idx].pid})")
@@ -268,9 +269,22 @@ def start_daemon(home: Path, name: str, timeout_s: float = 120.0) -> State:
         _wait("ZooKeeper", lambda: zk_ok(state.spec.zk_port), [state.processes[idx]], deadline)
     else:
         rest = StormRest(state.spec.ui_url, timeout_s=5)
-        _wait(f"the cluster after starting {name}", lambda: _cluster_ready(rest, state.spec),
+        started = time.monotonic()
+        node = next((n for n in state.spec.node_specs if f"{n.name}-supervisor" == name), None)
+        _wait(f"the cluster after starting {name}",
+              lambda: _cluster_ready(rest, state.spec) and (node is None or _fresh(rest, node.host, started)),
               [state.processes[idx]], deadline)
     return state
+
+
+def _fresh(rest: StormRest, host: str, started: float) -> bool:
+    """The supervisor of `host` that Nimbus lists is the one started at `started` (time.monotonic()),
+    not the old one Nimbus still remembers: its uptime began after the start."""
+    try:
+        sups = [s for s in rest.supervisors() if s.get("host") == host]
+    except RestError:
+        return False
+    return bool(sups) and all(int(s.get("uptimeSeconds", 1 << 30)) <= time.monotonic() - started + 1 for s in sups)
 
 
 def restart_daemon(home: Path, name: str, timeout_s: float = 120.0) -> State:

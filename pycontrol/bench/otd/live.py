@@ -223,8 +223,12 @@ def _run_on(spec: ClusterSpec, exp: Experiment, echo, metrics_port: int, stop: t
             params |= calibrated_thresholds([s for s, x in zip(data.shares, data.samples) if x.phase == "default"],
                                             exp.calibrate_band)
         data.otd_params = params
-        echo(f"phase 2: controller with policy {exp.second_policy} for {exp.otd_s:g} s; params {params}")
-        phase("otd", exp.second_policy, params, exp.otd_s)
+        if exp.second_policy == "otd":
+            echo(f"phase 2: controller with policy otd for {exp.otd_s:g} s; params {params}")
+            phase("otd", "otd", params, exp.otd_s)
+        else:   # the control: OTD's parameters are recorded, but the observing policy takes none
+            echo(f"phase 2 (control): controller with policy {exp.second_policy} for {exp.otd_s:g} s")
+            phase("otd", exp.second_policy, {}, exp.otd_s)
         time.sleep(3)   # the spout writes each second's line shortly after it ends
         data.seconds = [{"ts": r.ts, "acked": r.acked, "latency_p50_ms": r.latency_p50_ms}
                         for r in series.read_series(locate.artifact_dirs(layout.logs, topo_id))]

@@ -108,6 +108,12 @@ public final class TopologyModel {
     }
 
     /** Workers the topology asked for (W). */
+    /** Executors of the source components (no upstream: Storm's spouts), in id order. */
+    public List<ExecutorId> sourceExecutors() {
+        return graph.components().stream().filter(c -> graph.upstreamOf(c).isEmpty())
+            .flatMap(c -> executorsOf(c).stream()).sorted().toList();
+    }
+
     public int numWorkers() {
         return numWorkers;
     }

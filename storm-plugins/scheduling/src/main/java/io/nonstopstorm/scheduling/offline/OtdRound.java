@@ -9,6 +9,7 @@ import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
 import io.nonstopstorm.scheduling.otd.Otd;
 import io.nonstopstorm.scheduling.otd.OtdDecision;
+import io.nonstopstorm.scheduling.otd.OtdPins;
 import io.nonstopstorm.scheduling.otd.OtdSnapshot;
 import io.nonstopstorm.scheduling.otd.WorkerLoad;
 import io.nonstopstorm.scheduling.otd.WorkerShare;
@@ -69,7 +70,7 @@ public final class OtdRound {
             traffic.put(new OtdSnapshot.Pair(f.getKey().from().toString(), f.getKey().to().toString()), f.getValue());
         }
         OtdDecision decision = Otd.decide(new OtdSnapshot(workers, executorToWorker, traffic), params.thresholds(),
-                params.pinned());
+                OtdPins.withSources(params.pinned(), w.topology()));
         Placement after = current;
         if (decision instanceof OtdDecision.Move move) {
             Map<ExecutorId, SlotId> slots = new HashMap<>(current.asMap());

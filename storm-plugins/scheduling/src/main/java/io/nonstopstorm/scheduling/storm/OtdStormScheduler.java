@@ -5,6 +5,7 @@ import io.nonstopstorm.scheduling.model.Outcome;
 import io.nonstopstorm.scheduling.otd.LoadClass;
 import io.nonstopstorm.scheduling.otd.Otd;
 import io.nonstopstorm.scheduling.otd.OtdDecision;
+import io.nonstopstorm.scheduling.otd.OtdPins;
 import io.nonstopstorm.scheduling.otd.WorkerLoad;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -130,7 +131,8 @@ public class OtdStormScheduler extends ConfiguredScheduler {
         }
         state.lastWait = null;
         OtdMeasurements.Input input = read.orElseThrow();
-        OtdDecision decision = Otd.decide(input.snapshot(), settings.params(), Set.of());
+        OtdDecision decision = Otd.decide(input.snapshot(), settings.params(),
+                                          OtdPins.withSources(Set.of(), StormModelMapper.topology(td)));
         state.lastRoundMs = now;
         state.usedWindows = input.windowEnds();
         Map<String, Object> details = details(decision, input, settings);

@@ -119,6 +119,28 @@ class PlannersTest {
     }
 
     @Test
+    void otdRoundNeverMovesASpoutEvenWhenThatWouldBeItsBestMove() {
+        ClusterModel cluster = ClusterModel.of(List.of(Node.of("n1", List.of(1, 2), 100), Node.of("n2", List.of(1, 2), 100)));
+        TopologyModel t = TopologyModel.withParallelism("t", ComponentGraph.chain("s", "b"), Map.of("s", 1, "b", 2), 2);
+        TrafficMatrix.Builder traffic = TrafficMatrix.builder();
+        Map<ExecutorId, Double> loads = new HashMap<>();
+        ExecutorId spout = t.executorsOf("s").get(0);
+        t.executorsOf("b").forEach(b -> traffic.add(spout, b, 50));
+        t.executorIds().forEach(e -> loads.put(e, 10.0));
+        // The spout alone on n1, both bolts on n2: moving the spout would make all traffic local (ASC 100),
+        // moving a bolt only half of it (ASC 50). OTD must take the bolt.
+        Map<ExecutorId, SlotId> split = new HashMap<>();
+        split.put(spout, new SlotId("n1", 1));
+        t.executorsOf("b").forEach(e -> split.put(e, new SlotId("n2", 1)));
+        TopologyWorkload w = TopologyWorkload.of(t, traffic.build(), ExecutorLoads.of(loads)).withCurrent(Placement.of(split));
+        OtdDecision.Move move = assertInstanceOf(OtdDecision.Move.class,
+                OtdRound.run(w, cluster, SchedulerParams.Otd.DEFAULTS).orElseThrow().decision());
+        assertTrue(t.executorsOf("b").stream().anyMatch(b -> b.toString().equals(move.executor())), move.toString());
+        assertEquals(50, move.asc(), 1e-9);
+        assertEquals(List.of(spout), t.sourceExecutors());
+    }
+
+    @Test
     void otdRoundMovesAtMostOneExecutorAndNeedsACurrentPlacement() {
         ClusterModel cluster = ClusterModel.of(List.of(Node.of("n1", List.of(1, 2), 100), Node.of("n2", List.of(1, 2), 100)));
         TopologyWorkload w = chain("t", 2, 2, 50, 10);

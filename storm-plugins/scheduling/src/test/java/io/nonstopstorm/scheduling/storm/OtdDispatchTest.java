@@ -30,8 +30,9 @@ import org.junit.jupiter.api.Test;
 class OtdDispatchTest {
 
     private static final Map<String, SupervisorDetails> SUPS = OtdWorld.supervisors();
-    private static final Map<List<Integer>, Double> TRAFFIC = Map.of(List.of(1, 3), 100.0, List.of(1, 4), 150.0,
-            List.of(3, 5), 80.0, List.of(4, 6), 80.0);
+    // Spout 1's move would gain most (150 - 10) but spouts never move; split 3's gains 100 - 10 - 20.
+    private static final Map<List<Integer>, Double> TRAFFIC = Map.of(List.of(1, 3), 10.0, List.of(1, 4), 150.0,
+            List.of(2, 3), 100.0, List.of(2, 4), 100.0, List.of(3, 5), 20.0, List.of(4, 6), 80.0);
 
     @Test
     void theDispatcherRunsOtdAndRecordsItsWarningsAndMovesWithTheReasonAndExpectedGain() throws Exception {
@@ -75,11 +76,11 @@ class OtdDispatchTest {
                 Map<String, Object> move = record(client);
                 assertEquals(2, version(client));
                 assertEquals("applied", move.get("status"));
-                assertEquals(List.of(Map.of("executor", "[1,1]", "from", a, "to", b)), move.get("moves"));
+                assertEquals(List.of(Map.of("executor", "[3,3]", "from", a, "to", b)), move.get("moves"));
                 assertEquals(1, ((Number) details(move).get("case")).intValue());
-                assertEquals(50.0, ((Number) details(move).get("expected_gain_tuples_per_s")).doubleValue(), 1e-9);
+                assertEquals(70.0, ((Number) details(move).get("expected_gain_tuples_per_s")).doubleValue(), 1e-9);
                 assertEquals(2, ((List<?>) details(move).get("workers")).size());
-                assertTrue(((String) move.get("reason")).startsWith("otd case 1: move [1,1]"), move.toString());
+                assertTrue(((String) move.get("reason")).startsWith("otd case 1: move [3,3]"), move.toString());
             } finally {
                 nimbus.cleanup();
             }

@@ -33,8 +33,9 @@ class OtdStormSchedulerTest {
      * and count 5 share worker A: moving spout 1 to B's node gains 150 - 100 = 50 tuples/s of inter-node
      * traffic, split 3 would lose 180, count 5 would lose 80.
      */
-    private static final Map<List<Integer>, Double> TRAFFIC = Map.of(List.of(1, 3), 100.0, List.of(1, 4), 150.0,
-            List.of(2, 4), 100.0, List.of(3, 5), 80.0, List.of(4, 6), 80.0);
+    // Spout 1's move would gain most (150 - 10) but spouts never move; split 3's gains 100 - 10 - 20.
+    private static final Map<List<Integer>, Double> TRAFFIC = Map.of(List.of(1, 3), 10.0, List.of(1, 4), 150.0,
+            List.of(2, 3), 100.0, List.of(2, 4), 100.0, List.of(3, 5), 20.0, List.of(4, 6), 80.0);
 
     private OtdWorld world;
     private StormMetricsRegistry registry;
@@ -105,15 +106,16 @@ class OtdStormSchedulerTest {
         // A uses 1.8 of the node's 2 cores (share 0.9: high), B 0.2 (0.1: low): case 1, Algorithm 1.
         world.publish(r1, wc, Map.of(workerA, 1.8, workerB, 0.2), TRAFFIC);
         Cluster r2 = next(r1);
-        assertEquals(Set.of(new ExecutorId(1, 1)), moved(r1, r2), status(r2));
-        assertEquals(workerB, OtdWorld.workerOf(r2, "wc", 1));
+        assertEquals(Set.of(new ExecutorId(3, 3)), moved(r1, r2), status(r2));
+        assertEquals(workerB, OtdWorld.workerOf(r2, "wc", 3));
+        assertEquals(workerA, OtdWorld.workerOf(r2, "wc", 1), "the spout stays");
         assertEquals(slotsOf(r1, "wc").keySet(), slotsOf(r2, "wc").keySet(), "the same two workers, none new");
-        assertTrue(status(r2).startsWith("nonstop otd: otd case 1: move [1,1] from " + workerA + " to " + workerB
-                                         + ", expected gain 50.0 tuples/s"), status(r2));
+        assertTrue(status(r2).startsWith("nonstop otd: otd case 1: move [3,3] from " + workerA + " to " + workerB
+                                         + ", expected gain 70.0 tuples/s"), status(r2));
         ConfiguredScheduler.Decision d = recorded.get(0);
         assertEquals(1, d.notice().details().get("case"));
-        assertEquals("[1,1]", d.notice().details().get("executor"));
-        assertEquals(50.0, d.notice().details().get("expected_gain_tuples_per_s"));
+        assertEquals("[3,3]", d.notice().details().get("executor"));
+        assertEquals(70.0, d.notice().details().get("expected_gain_tuples_per_s"));
         String json = record(d).toJson();
         assertTrue(json.contains("\"status\":\"applied\""), json);
         assertTrue(json.contains("\"class\":\"high\"") && json.contains("\"class\":\"low\""), json);
@@ -131,11 +133,11 @@ class OtdStormSchedulerTest {
         assertEquals(slotsOf(r2, "wc"), slotsOf(r4, "wc"));
         assertTrue(status(r4).contains("began before the last move"), status(r4));
 
-        // Windows that began after the move, A still high: the next single move (split 3 now gains 100 - 80).
+        // Windows that began after the move, A still high: the next single move (count 5 now gains 20).
         world.advanceSeconds(1);
         world.publish(r4, wc, Map.of(workerA, 1.6, workerB, 0.3), TRAFFIC);
         Cluster r5 = next(r4);
-        assertEquals(Set.of(new ExecutorId(3, 3)), moved(r4, r5), status(r5));
+        assertEquals(Set.of(new ExecutorId(5, 5)), moved(r4, r5), status(r5));
         assertTrue(status(r5).contains("expected gain 20.0 tuples/s"), status(r5));
         assertEquals(2, registry.getMeter(OtdStormScheduler.MOVES_METER).getCount());
     }
