@@ -89,9 +89,10 @@ def test_no_placement_is_a_plan_without_moves_and_a_missing_planner_an_error():
 @needs_jar
 def test_the_real_otd_core_moves_the_executor_that_saves_most_and_respects_pins():
     policy = TopologyPolicy("otd", {"threshold_asc": 1, "node_cpu_background": False})
-    # Moving the spout next to its two heaviest consumers saves 80 + 30 - 10 tuples/s.
+    # Moving the spout next to its two heaviest consumers would save 80 + 30 - 10 tuples/s, but OTD never
+    # moves a spout (OtdPins): the best bolt move brings [3-3] next to it (80).
     plan = JavaPlanner().plan(keyed(), policy, set())
-    assert [(x.executor, x.from_slot, x.to_slot) for x in plan.moves] == [("[1-1]", A, B)]
-    assert plan.moves[0].expected_gain == 100.0 and "otd case 3" in plan.note and "ASC 100.0" in plan.note
-    pinned = JavaPlanner().plan(keyed(), policy, {"[1-1]"})
-    assert [(x.executor, x.to_slot, x.expected_gain) for x in pinned.moves] == [("[3-3]", A, 80.0)]
+    assert [(x.executor, x.from_slot, x.to_slot) for x in plan.moves] == [("[3-3]", B, A)]
+    assert plan.moves[0].expected_gain == 80.0 and "otd case 3" in plan.note and "ASC 80.0" in plan.note
+    pinned = JavaPlanner().plan(keyed(), policy, {"[3-3]"})
+    assert [(x.executor, x.to_slot, x.expected_gain) for x in pinned.moves] == [("[4-4]", A, 30.0)]
