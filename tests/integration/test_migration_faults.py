@@ -57,6 +57,7 @@ TOTAL = RATE * STREAM_S
 # topology.message.timeout.secs: a lost tuple fails, and is replayed, 1x to 2x this after it was emitted
 # (Storm's default of 30 s would make each case wait a minute to count its failures).
 TIMEOUT_S = 10
+ZK_DOWN_S = 40      # case 3: ZooKeeper's outage; a worker status poll (every 10 s) gives up within about 25 s
 
 
 @dataclass
@@ -195,6 +196,14 @@ def _keeper_restarts(spec, name: str, since: str) -> list[str]:
     """The keeper's "starting it again" lines for daemon `name` at or after `since` (its timestamp format)."""
     lines = Layout(spec.home).process_log(name).read_text(errors="replace").splitlines()
     return [x for x in lines if f"keeper[{name}]" in x and "starting it again" in x and x[:19] >= since]
+
+
+def _outage(events: list[dict], after_ms: float) -> int | None:
+    """The length (ms) of the ZooKeeper outage a worker rode out after `after_ms`, once it has recorded both
+    its start and its end in its event log, else None."""
+    began = first(events, "zk_unreachable", after_ms)
+    ended = began and first(events, "zk_reachable", began["t_ms"])
+    return ended and int(ended["outage_ms"]) or None
 
 
 def _nimbus_log(stream: Stream) -> str:
@@ -346,13 +355,59 @@ def test_a_supervisor_that_dies_on_its_own_is_started_again_by_its_keeper(fclust
                          f"{back_s:.1f} s after the kill, worker pids kept {sorted(pids.values())}; acked -> {acked}")
 
 
+def test_a_supervisor_restarted_while_nimbus_is_down_keeps_its_workers(fcluster, stream):
+    """Case 2c. Nimbus is down (or not yet the leader again after a ZooKeeper outage) when a supervisor
+    starts again. Storm's supervisor would read "nothing assigned here" from its empty assignment cache and
+    kill every worker of its node; ours waits for Nimbus's assignments and says so, the workers run on
+    (same PIDs), and once Nimbus is back the supervisor takes them over unchanged."""
+    rest, spec = fcluster.rest, fcluster.spec
+    before = _where(rest, stream.topo_id)
+    slots = set(before.values())
+    pids = worker_pids(spec, stream.topo_id, slots)
+    node = _node_of(stream, sorted(slots)[-1])
+    name = f"{node.name}-supervisor"
+    rec = next(p for p in fcluster.state.processes if p.name == name)
+    sup_log = Layout(spec.home).node_log_dir(node.name) / "supervisor.log"
+    starts = sup_log.read_text(errors="replace").count("Starting Supervisor")
+
+    fcluster.state = manager.stop_daemon(spec.home, "nimbus")
+    stopped = time.monotonic()
+    old = processes.daemon_pid(rec)
+    assert old is not None, f"{name} has no running JVM under its keeper"
+    os.kill(old, signal.SIGKILL)      # a fail-fast halt; its keeper starts it again while Nimbus is down
+
+    def new_part():                   # the restarted supervisor's part of its log
+        text = sup_log.read_text(errors="replace")
+        return text[text.rfind("Starting Supervisor"):] if text.count("Starting Supervisor") > starts else ""
+    wait_for("the restarted supervisor holding its workers until Nimbus answers",
+             lambda: "nonstop: no assignments from Nimbus yet" in new_part(), 120, 0.5)
+    # Storm's supervisor kills within its first sync (about 2 s); allow two more sync rounds (10 s each).
+    time.sleep(22)
+    held_s = time.monotonic() - stopped
+    assert "Killing" not in new_part() and "Launching worker" not in new_part(), new_part()[-3000:]
+    assert worker_pids(spec, stream.topo_id, slots) == pids and _alive(pids), "a worker was killed"
+
+    fcluster.state = manager.start_daemon(spec.home, "nimbus", timeout_s=240)
+    wait_for("the supervisor receiving its assignments from Nimbus",
+             lambda: "nonstop: assignments received from Nimbus" in new_part(), 120, 1)
+    assert wait_for("the placement unchanged", lambda: _settled(stream, before), 120, 2)
+    back_s = time.monotonic() - stopped
+    assert "Launching worker" not in new_part()
+    assert worker_pids(spec, stream.topo_id, slots) == pids and _alive(pids), "a worker was restarted"
+    acked = _flowing(stream, _counts(rest, stream.topo_id)[0], "after Nimbus came back")
+    stream.report.append(f"2c supervisor restarted while Nimbus was down: {name} held its workers for {held_s:.0f} s "
+                         f"without Nimbus, worker pids kept {sorted(pids.values())}; Nimbus back and placement "
+                         f"unchanged {back_s:.1f} s after its stop; acked -> {acked}")
+
+
 def test_zookeeper_restart_refuses_moves_while_down_and_applies_them_once_back(fcluster, stream):
     """Case 3. ZooKeeper stops: a move asked for meanwhile fails at once with a clear message and writes
     nothing (the CLI, and the library with a client connected before the outage: kazoo would otherwise
     hold the write and send it when ZooKeeper is back). ZooKeeper starts again: Nimbus and the workers
-    reconnect by themselves (same PIDs, same placement) and a new move is applied. A supervisor whose
-    heartbeat fails while ZooKeeper is down halts itself (Storm's fail-fast design); its keeper starts it
-    again, as systemd would, and the new supervisor adopts the running workers."""
+    reconnect by themselves (same PIDs, same placement) and a new move is applied. A supervisor (or Nimbus)
+    whose ZooKeeper call fails while ZooKeeper is down halts itself (Storm's fail-fast design); its keeper
+    starts it again, as systemd would, and the new supervisor adopts the running workers. A worker would
+    halt too, from its topology-status poll; ours keeps its last known status and retries."""
     rest, spec, client = fcluster.rest, fcluster.spec, stream.client
     places = _places(rest, stream.topo_id)
     before = _where(rest, stream.topo_id)
@@ -365,6 +420,7 @@ def test_zookeeper_restart_refuses_moves_while_down_and_applies_them_once_back(f
     fcluster.state = manager.stop_daemon(spec.home, "zookeeper")
     stopped = time.monotonic()
     stopped_at = time.strftime("%Y-%m-%d %H:%M:%S")
+    stopped_ms = time.time() * 1000
     wait_for("the control plane's client noticing the outage", lambda: not client.connected, 30, 0.1)
 
     cli = subprocess.run([sys.executable, "-m", "pycontrol", "migrate", NAME, "--executor", mover, "--to", dst,
@@ -377,13 +433,23 @@ def test_zookeeper_restart_refuses_moves_while_down_and_applies_them_once_back(f
     with pytest.raises(UserError, match=f"no connection to ZooKeeper at .*: no plan written for {NAME}; nothing moves"):
         migrate(client, rest, NAME, mover, _target(dst), wait=True, timeout_s=30)
     assert time.monotonic() - t < 2, "refused at once, not held until ZooKeeper is back"
-    time.sleep(max(0.0, 5 - (time.monotonic() - stopped)))   # at least 5 s without ZooKeeper
+    # Long enough that every worker's topology-status poll (every task.refresh.poll.secs = 10 s) gives up on
+    # ZooKeeper (Curator's retries end 10-25 s after the poll began): Storm's worker would halt then.
+    time.sleep(max(0.0, ZK_DOWN_S - (time.monotonic() - stopped)))
 
     fcluster.state = manager.start_daemon(spec.home, "zookeeper", timeout_s=60)
     down_s = time.monotonic() - stopped
     wait_for("the control plane's client reconnecting", lambda: client.connected, 60, 0.2)
     wait_for("the REST API listing every executor where it was", lambda: _settled(stream, before), 180, 2)
     back_s = time.monotonic() - stopped
+    assert worker_pids(spec, stream.topo_id, {src, dst}) == pids and _alive(pids), "a worker was restarted"
+    # Each worker rode out the outage in its status poll and records it (the event log is written at once;
+    # worker.log is buffered) once its next poll succeeds; a poll blocks in Curator's retries for up to
+    # about 25 s before it fails.
+    outages = {}
+    for slot in sorted({src, dst}):
+        outages[slot] = wait_for(f"the worker at {slot} recording the outage and its end",
+                                 lambda: _outage(slot_events(spec, slot), stopped_ms), 60, 1)
     assert worker_pids(spec, stream.topo_id, {src, dst}) == pids and _alive(pids), "a worker was restarted"
     plan_after = client.exists(plan_path)
     assert (plan_after and plan_after.version) == (plan_before and plan_before.version), "the refused move wrote a plan"
@@ -404,7 +470,8 @@ def test_zookeeper_restart_refuses_moves_while_down_and_applies_them_once_back(f
     failed = _failed_once_settled(stream, time.monotonic())
     restarted = [n.name for n in spec.node_specs if _keeper_restarts(spec, f"{n.name}-supervisor", stopped_at)]
     stream.report.append(
-        f"3 ZooKeeper restart: down {down_s:.1f} s, supervisors restarted by their keeper: {restarted or 'none'}, cluster back (REST, same placement and pids) {back_s:.1f} s after "
+        f"3 ZooKeeper restart: down {down_s:.1f} s, supervisors restarted by their keeper: {restarted or 'none'}, "
+        f"workers' status polls failing for {sorted(outages.values())} ms without halting, cluster back (REST, same placement and pids) {back_s:.1f} s after "
         f"the stop; acked {acked0} -> {acked_back}; refused while down: CLI and library; then {mover} {src} -> {dst} "
         f"decided in {r.decided_after_s} s, effect {timeline.effect_ms:.0f} ms; acked -> {acked}, "
         f"failed (replayed) +{failed - failed0}")

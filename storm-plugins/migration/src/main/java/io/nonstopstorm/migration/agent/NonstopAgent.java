@@ -53,7 +53,8 @@ public final class NonstopAgent {
                 .visit(advice(WorkerAdvice.StateCreated.class).on(isConstructor()))
                 .visit(advice(WorkerAdvice.AssignmentCheck.class).on(named("suicideIfLocalAssignmentsChanged")))
                 .visit(advice(WorkerAdvice.Refresh.class).on(named("refreshConnections").and(takesArguments(0))))
-                .visit(advice(WorkerAdvice.LocalBatch.class).on(named("transferLocalBatch"))))
+                .visit(advice(WorkerAdvice.LocalBatch.class).on(named("transferLocalBatch")))
+                .visit(advice(WorkerAdvice.StormActive.class).on(named("refreshStormActive").and(takesArguments(1)))))
             .type(named("org.apache.storm.daemon.worker.Worker"))
             .transform((builder, type, loader, module, pd) -> builder
                 .visit(advice(WorkerAdvice.Loaded.class).on(named("loadWorker")))
@@ -84,6 +85,9 @@ public final class NonstopAgent {
                 .visit(advice(SupervisorAdvice.Equivalence.class).on(named("areLocalAssignmentsEquivalent"))))
             .type(named("org.apache.storm.daemon.supervisor.ReadClusterState"))
             .transform((builder, type, loader, module, pd) -> builder
-                .visit(advice(SupervisorAdvice.AssignmentsRead.class).on(named("readAssignments"))));
+                .visit(advice(SupervisorAdvice.AssignmentsRead.class).on(named("readAssignments"))))
+            .type(named("org.apache.storm.cluster.StormClusterStateImpl"))
+            .transform((builder, type, loader, module, pd) -> builder
+                .visit(advice(SupervisorAdvice.AssignmentsSynced.class).on(named("syncRemoteAssignments"))));
     }
 }

@@ -20,13 +20,22 @@ final class SupervisorAdvice {
         }
     }
 
-    /** ReadClusterState.readAssignments(Map): the node's whole local plan, on every sync. */
+    /** ReadClusterState.readAssignments(Map): the node's whole local plan, on every sync; held back (null)
+     *  until Nimbus's assignments arrived. */
     static final class AssignmentsRead {
         @Advice.OnMethodExit
         static void exit(@Advice.FieldValue("superConf") Map<String, Object> conf,
                          @Advice.Argument(0) Map<String, Assignment> snapshot,
-                         @Advice.Return Map<Integer, LocalAssignment> local) {
-            SupervisorHooks.onAssignmentsRead(conf, snapshot, local);
+                         @Advice.Return(readOnly = false) Map<Integer, LocalAssignment> local) {
+            local = SupervisorHooks.onAssignmentsRead(conf, snapshot, local);
+        }
+    }
+
+    /** StormClusterStateImpl.syncRemoteAssignments(Map): Nimbus's assignments reached the local backend. */
+    static final class AssignmentsSynced {
+        @Advice.OnMethodExit
+        static void exit() {
+            SupervisorHooks.onAssignmentsSynced();
         }
     }
 }

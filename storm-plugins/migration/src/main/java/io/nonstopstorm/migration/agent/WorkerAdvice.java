@@ -56,6 +56,14 @@ final class WorkerAdvice {
         }
     }
 
+    /** WorkerState.refreshStormActive(Runnable): a ZooKeeper outage is ridden out, not fatal. */
+    static final class StormActive {
+        @Advice.OnMethodExit(onThrowable = RuntimeException.class)
+        static void exit(@Advice.This WorkerState self, @Advice.Thrown(readOnly = false) Throwable thrown) {
+            thrown = NonstopWorkerRuntime.afterStatusPoll(self, thrown);
+        }
+    }
+
     /** WorkerState.transferLocalBatch(ArrayList): Netty's receive path. */
     static final class LocalBatch {
         @Advice.OnMethodEnter

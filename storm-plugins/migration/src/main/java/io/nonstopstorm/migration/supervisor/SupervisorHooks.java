@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Every time the supervisor reads its assignments it writes the node's local plan (per port:
  *       topology and executors; per topology: a placement fingerprint) to the node's plan store, which
  *       the workers follow.</li>
+ *   <li>A supervisor that has not yet received its assignments from Nimbus since it started acts on none
+ *       ({@link AssignmentGate}): Storm would read "nothing assigned" and kill the node's workers.</li>
  * </ul>
  * Nothing here may ever throw into the supervisor: failures are logged and Storm carries on.
  */
@@ -38,6 +40,7 @@ public final class SupervisorHooks {
     private static volatile MigrationSettings settings;
     private static volatile PlanStore store;
     private static volatile String lastKept = "";
+    private static final AssignmentGate GATE = new AssignmentGate();
 
     private SupervisorHooks() {
     }
@@ -92,21 +95,41 @@ public final class SupervisorHooks {
         return out;
     }
 
-    /** After ReadClusterState.readAssignments: publish the node's local plan. */
-    public static void onAssignmentsRead(Map<String, Object> conf, Map<String, Assignment> snapshot,
-                                         Map<Integer, LocalAssignment> local) {
+    /** StormClusterStateImpl.syncRemoteAssignments returned: Nimbus's assignments for this node are local. */
+    public static void onAssignmentsSynced() {
+        GATE.assignmentsReceived();
+    }
+
+    /**
+     * After ReadClusterState.readAssignments: what the supervisor acts on (null: "try again later", while
+     * Nimbus's assignments have not arrived since start-up), and the node's local plan is published.
+     */
+    public static Map<Integer, LocalAssignment> onAssignmentsRead(Map<String, Object> conf, Map<String, Assignment> snapshot,
+                                                                  Map<Integer, LocalAssignment> local) {
         if (local == null) {
-            return; // Storm could not read the assignments this round; it retries.
+            return null; // Storm could not read the assignments this round; it retries.
         }
         try {
             if (!settings(conf).enabled()) {
-                return;
+                return local;
+            }
+            Map<Integer, LocalAssignment> admitted = GATE.admit(local);
+            switch (GATE.note()) {
+                case HOLDING -> LOG.warn("nonstop: no assignments from Nimbus yet since this supervisor started; "
+                                         + "keeping the running workers as they are until Nimbus answers "
+                                         + "(Storm would read 'nothing assigned' and kill them)");
+                case OPENED -> LOG.info("nonstop: assignments received from Nimbus; supervising the workers again");
+                default -> { }
+            }
+            if (admitted == null) {
+                return null;
             }
             NodePlan published = store.publish(nodePlan(snapshot, local));
             LOG.debug("nonstop: plan store at v{}", published.version());
         } catch (Exception | LinkageError e) {
             LOG.error("nonstop: writing the node plan store failed; workers keep their last plan", e);
         }
+        return local;
     }
 
     static NodePlan nodePlan(Map<String, Assignment> snapshot, Map<Integer, LocalAssignment> local) {

@@ -14,6 +14,7 @@ import io.nonstopstorm.migration.worker.ParkedTuples;
 import io.nonstopstorm.migration.worker.PlanWatcher;
 import io.nonstopstorm.migration.worker.RetiredTasks;
 import io.nonstopstorm.migration.worker.RoutingEpoch;
+import io.nonstopstorm.migration.worker.ZkOutage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -71,6 +72,7 @@ public final class NonstopWorkerRuntime {
     private final RetiredTasks retired = new RetiredTasks(FORWARD_TTL_MS, System::currentTimeMillis);
     private final ParkedTuples<AddressedTuple> parked = new ParkedTuples<>(PARK_TTL_MS, PARK_CAPACITY);
     private final TupleForwarder forwarder;
+    private final ZkOutage zkOutage = new ZkOutage(System::currentTimeMillis);
     /** Storm runs refreshConnections on its timer; the plan watcher runs it too, never at the same time. */
     private final ReentrantLock refreshLock = new ReentrantLock();
     private final ReentrantReadWriteLock deliveryLock = new ReentrantReadWriteLock();
@@ -222,6 +224,38 @@ public final class NonstopWorkerRuntime {
         long ms = ObjectReader.getLong(topologyConf.get(Config.TOPOLOGY_BACKPRESSURE_CHECK_MILLIS));
         ws.backPressureCheckTimer.scheduleRecurringMs(ms, ms, ws::refreshBackPressureStatus);
         return true;
+    }
+
+    /**
+     * End of WorkerState.refreshStormActive (the topology-status poll, on a timer that halts the worker
+     * on any exception): while ZooKeeper is unreachable the worker keeps its last known status and the
+     * next tick retries; other failures are Storm's to handle.
+     *
+     * @return the exception to rethrow, or null to return normally
+     */
+    public static Throwable afterStatusPoll(WorkerState ws, Throwable thrown) {
+        NonstopWorkerRuntime rt = instance;
+        if (rt == null || rt.ws != ws) {
+            return thrown;
+        }
+        if (thrown == null) {
+            if (rt.zkOutage.succeeded() == ZkOutage.Event.ENDED) {
+                LOG.info("nonstop: ZooKeeper reachable again after {} ms ({} status poll(s) failed meanwhile); "
+                         + "the worker ran on throughout", rt.zkOutage.lastOutageMs(), rt.zkOutage.lastFailures());
+                rt.events.append("zk_reachable", Map.of("port", ws.port, "outage_ms", rt.zkOutage.lastOutageMs(),
+                                                        "failed_polls", rt.zkOutage.lastFailures()));
+            }
+            return null;
+        }
+        if (!ZkOutage.isConnectivity(thrown)) {
+            return thrown;
+        }
+        if (rt.zkOutage.failed() == ZkOutage.Event.STARTED) {
+            LOG.warn("nonstop: ZooKeeper unreachable while polling the topology's status ({}); keeping the last "
+                     + "known status and retrying on the next tick instead of halting the worker", thrown.toString());
+            rt.events.append("zk_unreachable", Map.of("port", ws.port, "error", thrown.toString()));
+        }
+        return null;
     }
 
     /** Worker.setupFlushTupleTimer: hand the timer a live view, so executors added later get flushed. */
@@ -419,12 +453,20 @@ public final class NonstopWorkerRuntime {
 
     /**
      * Storm computes the tasks this worker sends to once; with executors coming and going it is the
-     * targets of every local component, plus tasks that just left (so tuples can follow them).
+     * targets of every local component and of every executor still draining before its lazy kill, plus
+     * tasks that just left (so tuples can follow them). Without the draining executors' targets, the next
+     * connection refresh forgets their addresses and Storm's transfer drops what they emit ("No remote
+     * destination available for task"): every tuple tree still queued at the moved executor is lost,
+     * which stalls a spout held at topology.max.spout.pending for a whole message timeout.
      */
     private void recomputeOutboundTasks() {
         WorkerTopologyContext ctx = ws.getWorkerTopologyContext();
+        Set<Integer> senders = new HashSet<>(ws.localTaskIds);
+        for (ExecutorSwap.Retiring r : retiring.values()) {
+            senders.addAll(r.tasks());
+        }
         Set<String> components = new HashSet<>();
-        for (Integer task : ws.localTaskIds) {
+        for (Integer task : senders) {
             for (Map<String, Grouping> targets : ctx.getTargets(ctx.getComponentId(task)).values()) {
                 components.addAll(targets.keySet());
             }
