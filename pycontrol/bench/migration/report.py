@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pycontrol.bench.migration.measures import LEVELS
+from pycontrol.bench.migration.measures import LEVELS, percentiles
 from pycontrol.bench.migration.schemes import Options, Scheme
 
 JSON_NAME = "migration.json"
@@ -39,6 +39,18 @@ def table(segments: list[dict]) -> list[dict]:
     return out
 
 
+def pooled_plan_to_effect(segments: list[dict]) -> dict[str, dict]:
+    """Per scheme, the plan-to-effect percentiles over every moved executor of all its segments (each
+    segment's own percentiles weigh M = 1 and M = 16 alike). Segments written before per-move times
+    were kept (no `each_ms`) are left out."""
+    pooled: dict[str, list[float]] = {}
+    for s in segments:
+        each = (s.get("plan_to_effect") or {}).get("each_ms")
+        if each:
+            pooled.setdefault(s["scheme"], []).extend(each)
+    return {scheme: percentiles(values) for scheme, values in pooled.items()}
+
+
 def document(opts: Options, schemes: list[Scheme], segments: list[dict], baseline: dict | None, extra: dict,
              cluster_conf: dict | None = None) -> dict:
     return {
@@ -54,6 +66,7 @@ def document(opts: Options, schemes: list[Scheme], segments: list[dict], baselin
         "baseline": baseline,
         **extra,
         "table": table(segments),
+        "plan_to_effect_by_scheme": pooled_plan_to_effect(segments),
         "segments": [{k: v for k, v in s.items() if k != "rows"} | {"timeline": timeline(s["rows"])} for s in segments],
     }
 

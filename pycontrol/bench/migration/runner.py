@@ -52,8 +52,9 @@ FLUSH_WAIT_S = 4      # the spout writes each second's line shortly after it end
 
 
 def safe_name(name: str) -> str:
-    """Scheme names as directory and topology names ("nonstop+" -> "nonstop-plus")."""
-    return name.replace("+", "-plus")
+    """Scheme names as directory and topology names ("nonstop+" -> "nonstop-plus", "tw0.3" -> "tw0p3":
+    Storm refuses topology names with '/', '.', ':' or '\\')."""
+    return name.replace("+", "-plus").replace(".", "p")
 
 
 def cluster_spec(run: ClusterRun, home: Path, port_base: int) -> ClusterSpec:
@@ -191,7 +192,7 @@ class ClusterSession:
                     missing += 1
                 else:
                     effects.append(round(tl.effect_ms, 1))
-        return {"ms": percentiles(effects), "missing": missing}
+        return {"ms": percentiles(effects), "missing": missing, "each_ms": sorted(effects)}
 
     def stop(self) -> None:
         if self.client is not None:

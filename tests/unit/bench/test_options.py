@@ -80,3 +80,12 @@ def test_only_thread_level_schemes_are_timed_from_migration_events():
     nonstop = {s.name: s.nonstop for s in (schemes.BASELINE, *schemes.MOVING.values(), schemes.sweep_scheme(3, 1))}
     assert nonstop == {"baseline": False, "rebalance": False, "worker-restart": False, "nonstop": True,
                        "nonstop+": True, "sweep-ts3-tw1": True}
+
+
+def test_every_run_gets_a_topology_name_storm_accepts():
+    import re
+    from pycontrol.bench.migration.runner import safe_name
+    runs = plan_runs(opts(quick=True, schemes="all", sweep="10:3,1:0.3"))
+    names = [f"bench-{safe_name(r.name)}" for r in runs]
+    assert "bench-sweep-ts1-tw0p3" in names and "bench-nonstop-plus" in names
+    assert all(re.fullmatch(r"[^/.:\\]+", n) for n in names), names     # Nimbus's own check

@@ -43,3 +43,16 @@ def test_document_has_a_row_per_segment_and_timelines_instead_of_rows(tmp_path):
     pngs = report.plots(tmp_path, segs, opts, 100.0)
     assert sorted(p.name for p in pngs) == ["degradation.png", "timeline-m1.png"]
     assert all(p.stat().st_size > 1000 for p in pngs)
+
+
+def test_plan_to_effect_is_pooled_over_every_moved_executor_of_a_scheme():
+    segs = [segment("nonstop+", 1, [100] * 4, {"n": 1, "p50": 400.0, "p99": 400.0, "max": 400.0}),
+            segment("nonstop+", 4, [100] * 4, {"n": 4, "p50": 2000.0, "p99": 2600.0, "max": 2600.0}),
+            segment("nonstop", 1, [100] * 4, {"n": 1, "p50": 900.0, "p99": 900.0, "max": 900.0}),
+            segment("baseline", None, [100] * 4)]
+    segs[0]["plan_to_effect"]["each_ms"] = [400.0]
+    segs[1]["plan_to_effect"]["each_ms"] = [1500.0, 2000.0, 2100.0, 2600.0]
+    pooled = report.pooled_plan_to_effect(segs)
+    assert set(pooled) == {"nonstop+"}        # the nonstop segment predates per-move times: left out
+    assert pooled["nonstop+"]["n"] == 5 and pooled["nonstop+"]["p50"] == 2000.0
+    assert pooled["nonstop+"]["p99"] == 2600.0 and pooled["nonstop+"]["max"] == 2600.0
