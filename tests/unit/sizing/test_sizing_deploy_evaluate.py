@@ -43,6 +43,16 @@ def test_dsm_settings_are_parallelism_and_slots_only(linear):
     assert not any(k.startswith("nonstop.") for k in s)
 
 
+def test_every_mapper_deploys_with_plain_shuffle(linear):
+    """The predictor's even split of a task's input over its threads holds only without Storm's
+    load-aware (locality-preferring) shuffle."""
+    models = paper_models()
+    a = allocate(linear, models, 50.0, "lsa")
+    req = deploy.ras_requests(a, models, {t.name: t.model for t in linear.tasks}, slot_memory_mb=1000.0)
+    for lines in (deploy.sam_settings(a), deploy.dsm_settings(a), deploy.rsm_settings(a, req["source"], 1000.0)):
+        assert _settings(lines)["topology.disable.loadaware.messaging"] == "true"
+
+
 def test_rsm_requests_are_single_thread_model_values_whatever_the_rate(linear):
     models = paper_models()
     a = allocate(linear, models, 50.0, "lsa")
