@@ -64,11 +64,14 @@ def test_a_moved_executor_drains_its_backlog_without_losing_what_it_emits(cluste
     run, client, feed, input_file = backlog_run
     a, b = both_workers(cluster, run.topo_id)
     mover = Mover(cluster, client, NAME, run.topo_id, timeout_s=120)
-    [split] = executors_of(cluster, run.topo_id, "split")
+    # The UI lists an executor once it heartbeats: wait for the split and all four counts.
+    split, counts = wait_for("split and count executors listed",
+                             lambda: (s := executors_of(cluster, run.topo_id, "split"))
+                             and len(c := executors_of(cluster, run.topo_id, "count")) == 4 and (s[0], c), 180, 2)
     placement = mover.assignment()
     source = placement[split]
     target = b if source == a else a
-    counts_elsewhere = [e for e in executors_of(cluster, run.topo_id, "count") if placement[e] == target]
+    counts_elsewhere = [e for e in counts if placement[e] == target]
     assert counts_elsewhere, f"no count task on {target}: the moved split would have nothing remote to send to"
     pids = pids_of(cluster, run.topo_id, (a, b))
 
