@@ -4,7 +4,7 @@
   conf names it (`nonstop.scheduler: slot-aware`) and carries the model-based allocation under
   `nonstop.sam.allocation` as {component: {cpu, memory, bundle}} (fractions of a slot; no bundle for
   tasks that never fill a slot, e.g. source and sink).
-- DSM (Storm's default scheduler): parallelism and `topology.workers` = ρ only.
+- DSM (Storm's default scheduler): parallelism and `topology.workers` = ρ (plus plain shuffle).
 - RSM (Storm's ResourceAwareScheduler, configured per seed-specs §1.10): the topology conf names
   `nonstop.scheduler: ras`, so the nonstop dispatcher hands it to Storm's RAS (a stock RAS cluster
   ignores the key); every thread requests the model's single-thread CPU and memory (R-Storm ignores
@@ -13,7 +13,8 @@
   the slot memory), which only RAS reads.
 
 All three set each component's parallelism to its thread count (`workload.par.<task>`), which the
-suite's topologies read, and turn Storm's load-aware shuffle off (see EVEN_SHUFFLE). Pure functions; values are plain dicts/strings for `--set key=value`.
+suite's topologies read, and turn Storm's load-aware shuffle off (see EVEN_SHUFFLE). Pure functions;
+values are plain dicts/strings for `--set key=value`.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ def test_sam_settings_carry_mba_as_the_slot_aware_scheduler_reads_it(linear):
     assert sam[deploy.ACKER] == {"cpu": deploy.ACKER_CPU, "memory": deploy.ACKER_MEMORY}
 
 
-def test_dsm_settings_are_parallelism_and_slots_only(linear):
+def test_dsm_settings_are_parallelism_slots_and_plain_shuffle_only(linear):
     a = allocate(linear, paper_models(), 50.0, "lsa")
     s = _settings(deploy.dsm_settings(a))
     assert s["workload.par.B"] == "25" and s["workload.par.T"] == "17"
