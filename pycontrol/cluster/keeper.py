@@ -6,10 +6,13 @@ itself when its heartbeat cannot reach ZooKeeper, and expects to be started agai
 
 The keeper leads the daemon's process group (the manager starts it with start_new_session); the
 daemon is its child, so a group stop (SIGTERM) reaches both and the keeper then exits with the daemon.
-A daemon whose first run ends before --armed-after seconds failed at start-up: the keeper exits with
-its code so the manager reports the start-up failure instead of looping on it. Once a run has lasted
-that long, every failure is restarted, after a delay that doubles up to --max-delay and falls back
-to --min-delay after a run that lasted --armed-after again.
+A daemon whose first run fails before it was known to have started failed at start-up: the keeper
+exits with its code so the manager reports the start-up failure instead of looping on it. The daemon
+counts as started once a run has lasted --armed-after seconds, or once --ready-file exists: the manager
+creates it when it has seen the daemon serve (as sd_notify's READY=1 does for systemd), so a daemon that
+served and then fails early, e.g. Nimbus halting on a ZooKeeper outage 19 s after it started, is
+restarted. Once started, every failure is restarted, after a delay that doubles up to --max-delay and
+falls back to --min-delay after a run that lasted --armed-after again.
 
 The restart decision is the pure function `next_delay`; `main` is the thin process adapter.
 """
@@ -22,6 +25,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--armed-after", type=float, default=Policy.armed_after_s)
     ap.add_argument("--min-delay", type=float, default=Policy.min_delay_s)
     ap.add_argument("--max-delay", type=float, default=Policy.max_delay_s)
+    ap.add_argument("--ready-file", type=Path, help="exists once the daemon was seen serving (by the manager)")
     ap.add_argument("command", nargs=argparse.REMAINDER)
     args = ap.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -85,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         ran_s = time.monotonic() - started
         if stopping:
             return _exit_status(code)
-        armed = armed or ran_s >= policy.armed_after_s
+        armed = armed or ran_s >= policy.armed_after_s or bool(args.ready_file and args.ready_file.exists())
         delay = next_delay(policy, code, ran_s, armed, delay)
         if delay is None:
             _say(args.name, f"run {runs} exited with code {code} after {ran_s:.1f} s; not restarting")

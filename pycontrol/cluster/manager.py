@@ -158,6 +158,8 @@ def up(spec: ClusterSpec, timeout_s: float = 240.0, echo: Callable[[str], None] 
         _teardown(spec, state.processes)
         layout.state_file.unlink(missing_ok=True)
         raise
+    for rec in state.processes:
+        processes.mark_ready(rec)
     state.ready_after_s = round(time.monotonic() - started, 1)
     state.save(layout)
     return state
@@ -274,6 +276,7 @@ def start_daemon(home: Path, name: str, timeout_s: float = 120.0) -> State:
         _wait(f"the cluster after starting {name}",
               lambda: _cluster_ready(rest, state.spec) and (node is None or _fresh(rest, node.host, started)),
               [state.processes[idx]], deadline)
+    processes.mark_ready(state.processes[idx])
     return state
 
 

@@ -38,10 +38,24 @@ class ProcessRecord:
         return asdict(self)
 
 
+def ready_file(rec_or_out: ProcessRecord | Path) -> Path:
+    """The keeper's ready marker (see keeper.py), beside the daemon's stdout file."""
+    out = Path(rec_or_out.out_file) if isinstance(rec_or_out, ProcessRecord) else rec_or_out
+    return out.with_suffix(".ready")
+
+
+def mark_ready(rec: ProcessRecord) -> None:
+    """Tells the daemon's keeper it started: from now on a failure is restarted, even an early one."""
+    ready_file(rec).touch()
+
+
 def start(cmd: DaemonCommand, out_file: Path) -> ProcessRecord:
-    """Starts the daemon under its keeper; the record is the keeper's (the group leader)."""
+    """Starts the daemon under its keeper; the record is the keeper's (the group leader). The daemon
+    counts as not yet started until `mark_ready`."""
     out_file.parent.mkdir(parents=True, exist_ok=True)
-    argv = ([sys.executable, "-m", "pycontrol.cluster.keeper", "--name", cmd.name, "--"]
+    ready = ready_file(out_file)
+    ready.unlink(missing_ok=True)
+    argv = ([sys.executable, "-m", "pycontrol.cluster.keeper", "--name", cmd.name, "--ready-file", str(ready), "--"]
             + (["ip", "netns", "exec", cmd.netns] if cmd.netns else []) + cmd.argv)
     env = {**os.environ, **cmd.env}
     with open(out_file, "ab") as out:

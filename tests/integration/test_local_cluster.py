@@ -22,6 +22,12 @@ def test_every_daemon_is_its_own_live_process(cluster):
     assert all(processes.is_alive(p) for p in cluster.state.processes)
 
 
+def test_every_keeper_was_told_its_daemon_started(cluster):
+    """So an early failure after start-up (e.g. a halt on a ZooKeeper outage) is restarted, not taken
+    for a start-up failure."""
+    assert all(processes.ready_file(p).exists() for p in cluster.state.processes)
+
+
 def test_supervisors_are_two_nodes_with_their_own_addresses_and_slots(cluster):
     sups = cluster.rest.supervisors()
     assert sorted(s["host"] for s in sups) == ["127.0.0.11", "127.0.0.12"]

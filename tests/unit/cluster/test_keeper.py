@@ -75,6 +75,34 @@ def test_a_daemon_failing_after_it_ran_is_started_again(tmp_path):
         k.wait(10)
 
 
+def test_a_daemon_that_was_seen_serving_is_started_again_even_after_a_short_first_run(tmp_path):
+    """Nimbus started, served, and halted 19 s later on a ZooKeeper outage (armed-after 20 s): the
+    manager had marked it ready, so this is no start-up failure and it must come back."""
+    runs, ready = tmp_path / "runs", tmp_path / "nimbus.ready"
+    # The first run marks itself ready (as the manager does once it sees the daemon serve) and fails
+    # at once; the second stays up.
+    script = f'echo run >> {runs}; [ $(wc -l < {runs}) -ge 2 ] && exec sleep 60; touch {ready}; exit 20'
+    k = _keeper(tmp_path, script, "--armed-after", "60", "--min-delay", "0.1", "--ready-file", str(ready))
+    try:
+        deadline = time.monotonic() + 30
+        while not (runs.exists() and runs.read_text().count("run") >= 2):
+            assert time.monotonic() < deadline, "the keeper did not start the failed daemon again"
+            assert k.poll() is None, k.stdout.read()
+            time.sleep(0.1)
+    finally:
+        k.send_signal(signal.SIGTERM)
+        out, _ = k.communicate(timeout=10)
+    assert "run 1 exited with code 20" in out and "starting it again" in out
+
+
+def test_without_the_ready_file_a_short_first_run_is_still_a_start_up_failure(tmp_path):
+    runs, ready = tmp_path / "runs", tmp_path / "never.ready"
+    k = _keeper(tmp_path, f"echo run >> {runs}; exit 20", "--armed-after", "60", "--ready-file", str(ready))
+    out, _ = k.communicate(timeout=30)
+    assert k.returncode == 20 and runs.read_text().count("run") == 1
+    assert "not restarting" in out
+
+
 def test_a_stopped_group_ends_keeper_and_daemon_without_a_restart(tmp_path):
     runs = tmp_path / "runs"
     k = _keeper(tmp_path, f"echo run >> {runs}; exec sleep 60", "--armed-after", "0", "--min-delay", "0.1")
