@@ -25,6 +25,7 @@ from typing import Any
 
 from pycontrol.sizing.allocate import Allocation
 from pycontrol.sizing.models import ModelSet, StaticModel
+from pycontrol.workloads.submit import EVEN_SHUFFLE
 
 SCHEDULER_KEY = "nonstop.scheduler"
 SAM_KEY = "nonstop.sam.allocation"
@@ -41,13 +42,8 @@ RAS_WORKER_MAX_HEAP = "topology.worker.max.heap.size.mb"
 
 
 # The models and the predictor give each thread of a task an equal share of its input, as the paper's
-# shuffle grouping does. Storm 2's shuffle is load-aware and keeps tuples in the sender's worker while
-# the local queues look light; a waiting task (the blob and table stand-ins) never fills its queue, so
-# one local thread got all of a task's input (sizing quick run, MBA+SAM at 5 t/s: exactly one B
-# thread's 2 t/s). Every mapper deploys with plain shuffle.
-EVEN_SHUFFLE = "topology.disable.loadaware.messaging=true"
-
-
+# shuffle grouping does: every mapper deploys with plain shuffle (sizing quick run with load-aware
+# shuffle, MBA+SAM at 5 t/s: exactly one local B thread's 2 t/s).
 def parallelism_settings(allocation: Allocation) -> list[str]:
     return [f"workload.par.{task}={a.threads}" for task, a in allocation.tasks.items()] + \
         [f"topology.workers={max(1, allocation.slots)}", EVEN_SHUFFLE]

@@ -21,6 +21,13 @@ from pycontrol.workloads.spec import add_component_conf, export_spec
 
 MULTILANG = "multilang"
 
+# Storm 2's shuffle grouping is load-aware: it keeps tuples in the sender's worker while the local
+# queues look light. A placement experiment that reasons about threads sharing a component's input
+# evenly (the sizing models, OTD's per-worker loads) deploys with plain shuffle instead: with it on, a
+# sizing run's waiting tasks got all their input on the one local thread, and OTD's compute word count
+# sent nearly every sentence to the spout's local split, so a move changed where the load was not.
+EVEN_SHUFFLE = "topology.disable.loadaware.messaging=true"
+
 
 def _keys(settings: list[str]) -> set[str]:
     return {s.partition("=")[0].strip() for s in settings}

@@ -22,6 +22,7 @@ from pycontrol.bench.otd import plots, scaling, summary
 from pycontrol.bench.otd.live import CLUSTER_CONF, Experiment, RunData, run_experiment
 from pycontrol.cluster.spec import make_spec
 from pycontrol.errors import UserError
+from pycontrol.workloads.submit import EVEN_SHUFFLE
 
 PARTS = ("compute", "comm", "scaling")
 TARGETS = {"compute": {"worker_cpu_mean": 51.0, "throughput": 14.0},
@@ -81,7 +82,7 @@ def compute_experiment(opts: Options) -> Experiment:
     return Experiment("wordcount-heavy-java", "otd-compute",
                       ("topology.workers=4", "workload.par.split=6", "workload.par.count=4",
                        f"workload.rate={opts.compute_rate}", "topology.max.spout.pending=100",
-                       "workload.heavy.drift.secs=60", "topology.message.timeout.secs=120"),
+                       "workload.heavy.drift.secs=60", "topology.message.timeout.secs=120", EVEN_SHUFFLE),
                       opts.default_s, opts.otd_s, dict(COMPUTE_OTD), calibrate_band=opts.band,
                       second_policy=_second_policy(opts))
 
@@ -89,7 +90,7 @@ def compute_experiment(opts: Options) -> Experiment:
 def comm_experiment(opts: Options) -> Experiment:
     return Experiment("wordcount-java", "otd-comm",
                       ("topology.workers=4", "workload.par.split=4", "workload.par.count=4",
-                       f"workload.rate={opts.comm_rate}", "topology.message.timeout.secs=120"),
+                       f"workload.rate={opts.comm_rate}", "topology.message.timeout.secs=120", EVEN_SHUFFLE),
                       opts.default_s, opts.otd_s, dict(COMM_OTD), second_policy=_second_policy(opts))
 
 

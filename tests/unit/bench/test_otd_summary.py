@@ -141,6 +141,14 @@ def test_the_warm_up_control_runs_phase_two_without_moving_anything():
         assert comm_experiment(opts).second_policy == policy
 
 
+def test_both_experiments_deploy_with_plain_shuffle():
+    """With Storm's load-aware shuffle the spout's local split got nearly every sentence, so per-worker
+    loads followed the spout, not the placement OTD chose."""
+    from pycontrol.bench.otd.runner import comm_experiment, compute_experiment
+    for exp in (compute_experiment(make_options(True)), comm_experiment(make_options(True))):
+        assert "topology.disable.loadaware.messaging=true" in exp.settings
+
+
 def test_scaling_sizes_and_per_pair_times():
     assert parse_sizes(" 4x12, 10x100 ") == "4x12,10x100"
     with pytest.raises(UserError):
