@@ -10,7 +10,7 @@ import pytest
 
 from pycontrol import zk
 from pycontrol.migration.migrate import migrate, wait_decision, where_is, write_plan
-from pycontrol.migration.observe import wait_move_done, worker_pids
+from pycontrol.migration.observe import slot_events, wait_move_done, worker_pids
 from pycontrol.migration.plan import parse_executor
 from pycontrol.storm import placement, submit
 from pycontrol.workloads.submit import submit_workload
@@ -104,6 +104,43 @@ def test_a_plan_naming_a_missing_executor_or_port_is_rejected_and_nothing_moves(
 
     time.sleep(4)  # two scheduling rounds: a rejected plan must leave every executor in place
     assert sorted(placement.placement(rest, topo_id), key=lambda p: p.executor) == before
+
+
+def test_one_plan_moving_several_executors_into_a_worker_builds_them_together(cluster, relay):
+    """A re-deployment that adds several executors to one worker: they are all built in one batch
+    (concurrently), each starts, the worker switches its routing once for all of them, and neither
+    worker JVM restarts. Then the same executors go back, also in one plan."""
+    topo_id, client = relay
+    rest = cluster.rest
+    places = placement.placement(rest, topo_id)
+    slots = sorted({f"{p.host}:{p.port}" for p in places})
+    assert len(slots) == 2, slots
+    pids = worker_pids(cluster.spec, topo_id, set(slots))
+    by_slot = {s: [p.executor for p in places if f"{p.host}:{p.port}" == s and p.component in ("relay", "sink")]
+               for s in slots}
+    src = max(slots, key=lambda s: len(by_slot[s]))
+    dst = next(s for s in slots if s != src)
+    movers = sorted(by_slot[src])
+    assert len(movers) >= 2, by_slot
+    for a, b, group in [(src, dst, movers), (dst, src, movers)]:
+        t0_ms = time.time() * 1000
+        host, port = b.rsplit(":", 1)
+        _, version = write_plan(client, NAME, {parse_executor(e): (host, int(port)) for e in group})
+        d = wait_decision(client, NAME, topo_id, version, 60)
+        assert d.status == "applied", d
+        for e in group:
+            wait_move_done(cluster.spec, parse_executor(e), a, b, t0_ms, 90)
+        started = [e for e in slot_events(cluster.spec, b) if e["event"] == "started" and e["t_ms"] >= t0_ms]
+        assert sorted(parse_executor(e["executor"]) for e in started) == sorted(parse_executor(x) for x in group)
+        assert all(e["batch"] == len(group) for e in started), started
+        switches = [e for e in slot_events(cluster.spec, b) if e["event"] == "switch" and e["t_ms"] >= t0_ms]
+        assert [e["in"] for e in switches] == [len(group)], switches
+        wait_for("the UI listing every moved executor at its new place",
+                 lambda: all(where_is(rest, topo_id, parse_executor(e)) == b for e in group), 60, 1)
+        print(f"{len(group)} executors {a} -> {b}: create_ms {[e['create_ms'] for e in started]}, "
+              f"ready_ms {[e['ready_ms'] for e in started]}")
+    assert worker_pids(cluster.spec, topo_id, set(slots)) == pids
+    assert all(psutil.pid_exists(p) for p in pids.values())
 
 
 def _python_children(pid: int, module: str) -> set[int]:

@@ -2,6 +2,7 @@ package io.nonstopstorm.migration.worker;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -26,17 +27,21 @@ public record LocalRoutes<Q>(ArrayList<Q> queues, int base, AtomicReferenceArray
      */
     public static <Q> LocalRoutes<Q> rebuild(Map<Integer, Q> local, List<Q> oldQueues, int oldBase,
                                              AtomicReferenceArray<Q> oldToFlush) {
-        if (local.isEmpty()) {
+        // The worker's map changes while this runs on an executor thread (a re-deployment registers the
+        // next executors' tasks while the first ones already send): size and fill from one snapshot, or
+        // a task added in between lands outside the array.
+        Map<Integer, Q> snapshot = new HashMap<>(local);
+        if (snapshot.isEmpty()) {
             return new LocalRoutes<>(new ArrayList<>(), 0, new AtomicReferenceArray<>(0), List.of());
         }
         int min = Integer.MAX_VALUE;
         int max = Integer.MIN_VALUE;
-        for (Integer t : local.keySet()) {
+        for (Integer t : snapshot.keySet()) {
             min = Math.min(min, t);
             max = Math.max(max, t);
         }
         ArrayList<Q> queues = new ArrayList<>(Collections.nCopies(max - min + 1, null));
-        for (Map.Entry<Integer, Q> e : local.entrySet()) {
+        for (Map.Entry<Integer, Q> e : snapshot.entrySet()) {
             queues.set(e.getKey() - min, e.getValue());
         }
         AtomicReferenceArray<Q> toFlush = new AtomicReferenceArray<>(queues.size());

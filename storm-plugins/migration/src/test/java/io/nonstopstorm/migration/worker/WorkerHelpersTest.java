@@ -28,6 +28,35 @@ class WorkerHelpersTest {
         assertEquals(7, r.toFlush().length());
     }
 
+    /** A map that gains a task after each read of it, as the worker's does while executors are added. */
+    private static final class GrowingMap extends java.util.AbstractMap<Integer, String> {
+        private final Map<Integer, String> now = new java.util.TreeMap<>();
+        private int next = 39;
+
+        @Override
+        public java.util.Set<Map.Entry<Integer, String>> entrySet() {
+            java.util.Set<Map.Entry<Integer, String>> seen = new java.util.LinkedHashSet<>();
+            now.forEach((k, v) -> seen.add(Map.entry(k, v)));
+            now.put(next, "q" + next);
+            next++;
+            return seen;
+        }
+    }
+
+    @Test
+    void localRoutesStayConsistentWhileTheWorkerAddsTasks() {
+        GrowingMap local = new GrowingMap();
+        local.now.put(3, "q3");
+        local.now.put(5, "q5");
+        LocalRoutes<String> r = LocalRoutes.rebuild(local, null, 0, null);
+        assertEquals(3, r.base());
+        for (int i = 0; i < r.queues().size(); i++) {
+            String q = r.queues().get(i);
+            assertTrue(q == null || q.equals("q" + (i + r.base())), "queue at index " + i + ": " + q);
+        }
+        assertEquals("q5", r.queues().get(5 - r.base()));
+    }
+
     @Test
     void pendingFlushesFollowTheirQueueOrBecomeOrphans() {
         LocalRoutes<String> before = LocalRoutes.rebuild(Map.of(-1, "sys", 3, "q3", 5, "q5"), null, 0, null);

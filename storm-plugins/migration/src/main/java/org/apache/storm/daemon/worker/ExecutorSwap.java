@@ -7,8 +7,15 @@ import io.nonstopstorm.migration.worker.ParkedTuples;
 import io.nonstopstorm.migration.worker.RetiredTasks;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReadWriteLock;
 import org.apache.storm.Config;
@@ -34,6 +41,14 @@ import org.slf4j.LoggerFactory;
 final class ExecutorSwap {
     private static final Logger LOG = LoggerFactory.getLogger(ExecutorSwap.class);
     private static final long EXTRA_JOIN_MS = 1000;
+    /** Executors built at once; more would only queue for the node's cores. */
+    private static final int MAX_PARALLEL_BUILDS = 8;
+    private static final AtomicInteger BUILDERS = new AtomicInteger();
+    private static final ThreadFactory BUILDER_THREADS = r -> {
+        Thread t = new Thread(r, "nonstop-executor-builder-" + BUILDERS.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+    };
 
     /** An executor taken out of routing but still draining its queue until its lazy kill. */
     record Retiring(ExecutorRange range, List<Long> id, IRunningExecutor running, JCQueue queue, List<Integer> tasks,
@@ -61,8 +76,74 @@ final class ExecutorSwap {
         this.parked = parked;
     }
 
-    /** Creates the executor's queue and state, registers it everywhere, and starts its thread. */
-    void start(ExecutorRange range) {
+    /** An executor registered in the worker's routing structures, whose Executor object is not built yet. */
+    private record Prepared(ExecutorRange range, List<Long> id, List<Integer> tasks, String component, JCQueue queue,
+                            Map<Integer, BackpressureState> bp, int unparked, long t0, long t1) {
+    }
+
+    /** A built Executor object, and when its build began and ended (System.nanoTime()). */
+    private record Built(Executor executor, long startNs, long endNs) {
+    }
+
+    /** What {@link #startAll} did: the executors now running, and why each of the others is not. */
+    record StartResult(List<ExecutorRange> started, Map<ExecutorRange, String> failed) {
+    }
+
+    /**
+     * Starts executors: creates each one's queue and state, registers it everywhere, and starts its
+     * thread. Building an Executor object (Storm's {@code Executor.mkExecutor}: a
+     * cluster-state client with its ZooKeeper round trips, the task objects, the groupers and their
+     * metrics) takes 30 ms to over a second on a loaded node, and a re-deployment often adds several
+     * executors to one worker; built one after the other they delay the routing switch by their sum.
+     * So they are built concurrently (they share only thread-safe worker state), while the registrations
+     * before and after stay on the caller's thread, in order. One executor failing does not stop the others.
+     */
+    StartResult startAll(List<ExecutorRange> ranges) {
+        List<ExecutorRange> started = new ArrayList<>();
+        Map<ExecutorRange, String> failed = new LinkedHashMap<>();
+        List<Prepared> prepared = new ArrayList<>();
+        for (ExecutorRange range : ranges) {
+            try {
+                prepared.add(prepare(range));
+            } catch (RuntimeException e) {
+                failed.put(range, "starting executor " + range + " failed: " + e);
+            }
+        }
+        List<CompletableFuture<Built>> built = new ArrayList<>();
+        ExecutorService pool = prepared.size() > 1
+            ? Executors.newFixedThreadPool(Math.min(prepared.size(), MAX_PARALLEL_BUILDS), BUILDER_THREADS) : null;
+        try {
+            for (Prepared p : prepared) {
+                // A single executor is built on this thread; a failure lands in its future either way.
+                built.add(CompletableFuture.supplyAsync(() -> build(p), pool == null ? Runnable::run : pool));
+            }
+            for (int i = 0; i < prepared.size(); i++) {
+                Prepared p = prepared.get(i);
+                try {
+                    launch(p, built.get(i).join(), prepared.size());
+                    started.add(p.range());
+                } catch (RuntimeException | Error e) {
+                    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                    rollBackStart(p.id(), p.tasks(), p.component(), p.queue(), p.bp());
+                    failed.put(p.range(), "starting executor " + p.range() + " failed: " + cause);
+                    LOG.error("nonstop: could not start executor {}", p.range(), cause);
+                }
+            }
+        } finally {
+            if (pool != null) {
+                pool.shutdown();
+            }
+        }
+        return new StartResult(started, failed);
+    }
+
+    private Built build(Prepared p) {
+        long start = System.nanoTime();
+        Executor executor = Executor.mkExecutor(ws, p.id(), credentials());
+        return new Built(executor, start, System.nanoTime());
+    }
+
+    private Prepared prepare(ExecutorRange range) {
         List<Long> id = new ArrayList<>(range.toStormId());
         List<Integer> tasks = StormCommon.executorIdToTasks(id);
         String component = ws.getTaskToComponent().get(tasks.get(0));
@@ -94,22 +175,22 @@ final class ExecutorSwap {
         } finally {
             deliveryLock.writeLock().unlock();
         }
+        return new Prepared(range, id, tasks, component, queue, bp, unparked, t0, System.nanoTime());
+    }
+
+    private void launch(Prepared p, Built built, int batch) {
+        long t2 = System.nanoTime();
+        for (int t : p.tasks()) {
+            ws.localReceiveQueues.put(t, p.queue());
+            retired.restore(t);
+        }
+        NonstopInternals.localTaskIds(ws).update(p.tasks(), List.of());
+        ws.localExecutors.add(p.id());
         IRunningExecutor running;
-        long t1 = System.nanoTime();
-        long t2;
         try {
-            Executor executor = Executor.mkExecutor(ws, id, credentials());
-            t2 = System.nanoTime();
-            for (int t : tasks) {
-                ws.localReceiveQueues.put(t, queue);
-                retired.restore(t);
-            }
-            NonstopInternals.localTaskIds(ws).update(tasks, List.of());
-            ws.localExecutors.add(id);
-            running = executor.execute();
-        } catch (Exception | Error e) {
-            rollBackStart(id, tasks, component, queue, bp);
-            throw new IllegalStateException("starting executor " + range + " failed: " + e, e);
+            running = built.executor().execute();
+        } catch (Exception e) {
+            throw new IllegalStateException("launching its thread failed: " + e, e);
         }
         executors.updateAndGet(list -> {
             List<IRunningExecutor> next = new ArrayList<>(list == null ? List.of() : list);
@@ -117,9 +198,15 @@ final class ExecutorSwap {
             return Collections.unmodifiableList(next);
         });
         long t3 = System.nanoTime();
-        events.append("started", Map.of("port", ws.port, "executor", range.toString(), "component", component,
-                                        "unparked", unparked, "prepare_ms", (t1 - t0) / 1_000_000,
-                                        "create_ms", (t2 - t1) / 1_000_000, "launch_ms", (t3 - t2) / 1_000_000));
+        // create_ms: building this Executor object; ready_ms: from the end of its preparation until it
+        // was launched (its build, any wait for a build thread, and the launches of those before it).
+        events.append("started", Map.ofEntries(
+            Map.entry("port", ws.port), Map.entry("executor", p.range().toString()),
+            Map.entry("component", p.component()), Map.entry("unparked", p.unparked()),
+            Map.entry("prepare_ms", (p.t1() - p.t0()) / 1_000_000),
+            Map.entry("create_ms", (built.endNs() - built.startNs()) / 1_000_000),
+            Map.entry("ready_ms", (t2 - p.t1()) / 1_000_000), Map.entry("launch_ms", (t3 - t2) / 1_000_000),
+            Map.entry("batch", batch)));
     }
 
     private void rollBackStart(List<Long> id, List<Integer> tasks, String component, JCQueue queue,

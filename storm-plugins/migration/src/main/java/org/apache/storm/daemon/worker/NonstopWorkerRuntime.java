@@ -409,20 +409,14 @@ public final class NonstopWorkerRuntime {
                 retiring.put(r, ret);
                 removed.add(ret);
             }
-            int added = 0;
             for (ExecutorRange r : diff.toAdd()) {
                 ExecutorSwap.Retiring old = retiring.remove(r);
                 if (old != null) {
                     // Coming back before its lazy kill: stop the old instance first, then start afresh.
                     swap.finish(old);
                 }
-                try {
-                    swap.start(r);
-                    added++;
-                } catch (RuntimeException e) {
-                    LOG.error("nonstop: could not start executor {}", r, e);
-                }
             }
+            int added = swap.startAll(new ArrayList<>(diff.toAdd())).started().size();
             recomputeOutboundTasks();
             Pending prev = pending;
             List<ExecutorSwap.Retiring> allRemoved = new ArrayList<>(removed);
