@@ -72,6 +72,9 @@ public final class NonstopAgent {
             .type(named("org.apache.storm.task.ShellBolt").or(named("org.apache.storm.spout.ShellSpout")))
             .transform((builder, type, loader, module, pd) -> builder
                 .visit(advice(WorkerAdvice.ShellDie.class).on(named("die").and(takesArguments(1)))))
+            .type(named("org.apache.storm.assignments.LocalAssignmentsBackendFactory"))
+            .transform((builder, type, loader, module, pd) -> builder
+                .visit(advice(WorkerAdvice.AssignmentsBackend.class).on(named("getDefault").and(takesArguments(0)))))
             .type(named("org.apache.storm.StormTimer"))
             .transform((builder, type, loader, module, pd) -> builder
                 .visit(advice(WorkerAdvice.RecurringTimer.class).on(named("scheduleRecurring").and(takesArguments(3))))

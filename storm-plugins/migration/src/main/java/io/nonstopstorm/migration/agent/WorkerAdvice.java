@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import net.bytebuddy.asm.Advice;
+import org.apache.storm.assignments.ILocalAssignmentsBackend;
 import org.apache.storm.daemon.worker.NonstopWorkerRuntime;
 import org.apache.storm.daemon.worker.Worker;
 import org.apache.storm.daemon.worker.WorkerState;
@@ -40,6 +41,22 @@ final class WorkerAdvice {
         @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class)
         static boolean enter(@Advice.This WorkerState self, @Advice.Argument(0) Assignment assignment) {
             return NonstopWorkerRuntime.onAssignmentCheck(self, assignment);
+        }
+    }
+
+    /** LocalAssignmentsBackendFactory.getDefault(): without re-reading the configuration from disk. */
+    static final class AssignmentsBackend {
+        @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class)
+        static ILocalAssignmentsBackend enter() {
+            return NonstopWorkerRuntime.defaultAssignmentsBackend();
+        }
+
+        @Advice.OnMethodExit
+        static void exit(@Advice.Enter ILocalAssignmentsBackend made,
+                         @Advice.Return(readOnly = false) ILocalAssignmentsBackend returned) {
+            if (made != null) {
+                returned = made;
+            }
         }
     }
 
