@@ -93,7 +93,7 @@ final class ExecutorSwap {
      * Starts executors: creates each one's queue and state, registers it everywhere, and starts its
      * thread. Building an Executor object (Storm's {@code Executor.mkExecutor}: a
      * cluster-state client with its ZooKeeper round trips, the task objects, the groupers and their
-     * metrics) takes 30 ms to over a second on a loaded node, and a re-deployment often adds several
+     * metrics) takes 20 ms to several hundred on a loaded node, and a re-deployment often adds several
      * executors to one worker; built one after the other they delay the routing switch by their sum.
      * So they are built concurrently (they share only thread-safe worker state), while the registrations
      * before and after stay on the caller's thread, in order. One executor failing does not stop the others.
@@ -107,6 +107,7 @@ final class ExecutorSwap {
                 prepared.add(prepare(range));
             } catch (RuntimeException e) {
                 failed.put(range, "starting executor " + range + " failed: " + e);
+                LOG.error("nonstop: could not start executor {}", range, e);
             }
         }
         List<CompletableFuture<Built>> built = new ArrayList<>();
