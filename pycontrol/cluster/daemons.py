@@ -52,7 +52,9 @@ def zookeeper(spec: ClusterSpec, layout: Layout, java: str, dist: Path) -> Daemo
 
 
 def nimbus(spec: ClusterSpec, layout: Layout, java: str) -> DaemonCommand:
-    argv = _storm_daemon(java, layout, "nimbus", layout.control_conf_dir, layout.logs, 384, NIMBUS_MAIN)
+    # With migration, the agent lets a written plan start a scheduling round at once (NimbusRounds).
+    agent = (migration_agent(layout, "nimbus"),) if spec.migration else ()
+    argv = _storm_daemon(java, layout, "nimbus", layout.control_conf_dir, layout.logs, 384, NIMBUS_MAIN, jvm_opts=agent)
     return DaemonCommand("nimbus", "nimbus", argv, env={"STORM_CONF_DIR": str(layout.control_conf_dir)},
                          log_file=layout.logs / "nimbus.log")
 

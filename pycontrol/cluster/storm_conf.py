@@ -32,7 +32,7 @@ def marker(layout: Layout) -> str:
 
 
 def migration_agent(layout: Layout, role: str) -> str:
-    """The JVM flag that loads the nonstop-migration agent; role is "worker" or "supervisor"."""
+    """The JVM flag that loads the nonstop-migration agent; role is "worker", "supervisor" or "nimbus"."""
     return f"-javaagent:{layout.storm_home / 'extlib' / MIGRATION_AGENT_JAR}={role}"
 
 

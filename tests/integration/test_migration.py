@@ -9,6 +9,7 @@ import psutil
 import pytest
 
 from pycontrol import zk
+from pycontrol.cluster.layout import Layout
 from pycontrol.migration.migrate import migrate, wait_decision, where_is, write_plan
 from pycontrol.migration.observe import slot_events, wait_move_done, worker_pids
 from pycontrol.migration.plan import parse_executor
@@ -104,6 +105,30 @@ def test_a_plan_naming_a_missing_executor_or_port_is_rejected_and_nothing_moves(
 
     time.sleep(4)  # two scheduling rounds: a rejected plan must leave every executor in place
     assert sorted(placement.placement(rest, topo_id), key=lambda p: p.executor) == before
+
+
+def test_a_written_plan_starts_a_scheduling_round_at_once(cluster, relay):
+    """Nimbus runs with the agent's nimbus role: the scheduler sees the plan znode change and asks Nimbus for
+    a round on its own timer, instead of leaving the plan to the next periodic round (nimbus.monitor.freq.secs)."""
+    topo_id, client = relay
+    nimbus_log = Layout(cluster.spec.home).logs / "nimbus.log"
+    offset = nimbus_log.stat().st_size
+    host = placement.placement(cluster.rest, topo_id)[0].host
+
+    rid, version = write_plan(client, NAME, {(999, 999): (host, 1)})
+    d = wait_decision(client, NAME, topo_id, version, 60)
+    assert d.status == "rejected" and d.request_id == rid, d
+
+    def lines_since():
+        with nimbus_log.open(errors="replace") as f:
+            f.seek(offset)
+            return f.read()
+    wait_for("Nimbus's log showing the requested round done",
+             lambda: "nonstop: requested scheduling round done in" in lines_since(), 30)
+    log = lines_since()
+    requested = log.find(f"nonstop: scheduling round requested: the plan of {NAME} was written")
+    assert requested >= 0, log[-3000:]
+    assert log.find("nonstop: requested scheduling round done in", requested) > requested, log[-3000:]
 
 
 def test_one_plan_moving_several_executors_into_a_worker_builds_them_together(cluster, relay):

@@ -188,6 +188,33 @@ def _alive(pids: dict[str, int]) -> bool:
     return all(psutil.pid_exists(p) for p in pids.values())
 
 
+def _workers_changed(spec, topo_id: str, pids: dict[str, int]) -> str:
+    """"" when every worker in `pids` ("host:port" -> pid) still runs as that pid; otherwise which did not,
+    with what its own log and its supervisor's log said last, so a failure on a CI machine explains itself."""
+    now = worker_pids(spec, topo_id, set(pids))
+    gone = {slot: pid for slot, pid in pids.items() if now.get(slot) != pid or not psutil.pid_exists(pid)}
+    if not gone:
+        return ""
+    layout = Layout(spec.home)
+    report = []
+    for slot, pid in gone.items():
+        host, port = slot.rsplit(":", 1)
+        node = next(n.name for n in spec.node_specs if n.host == host)
+        report.append(f"worker {slot}: pid {pid} alive={psutil.pid_exists(pid)}, pid file now {now.get(slot)}")
+        worker_dir = layout.node_log_dir(node) / "workers-artifacts" / topo_id / port
+        for name, keep in (("worker.log", 30), ("worker.log.err", 10), ("worker.log.out", 10)):
+            f = worker_dir / name
+            if f.exists():
+                lines = f.read_text(errors="replace").splitlines()
+                report += [f"  --- {name}, last {keep} lines"] + [f"  {x[:300]}" for x in lines[-keep:]]
+        sup = layout.node_log_dir(node) / "supervisor.log"
+        if sup.exists():
+            hits = [x for x in sup.read_text(errors="replace").splitlines()
+                    if f"SLOT_{port}" in x or f":{port} " in x or "Halting" in x or "Starting Supervisor" in x]
+            report += [f"  --- {node} supervisor.log about slot {port}, last 15"] + [f"  {x[:300]}" for x in hits[-15:]]
+    return "\n".join(report)
+
+
 def _moved(before: dict[str, str], executor: str, target: str) -> dict[str, str]:
     return {**before, executor: target}
 
@@ -287,19 +314,19 @@ def test_a_supervisor_crash_and_restart_keeps_the_workers_and_moves_still_work(f
     fcluster.state = manager.stop_daemon(spec.home, name, crash=True)
     crashed = time.monotonic()
     acked_down = _flowing(stream, acked0, "while the supervisor is down", 60)
-    assert worker_pids(spec, stream.topo_id, {src, dst}) == pids and _alive(pids)
+    assert not (why := _workers_changed(spec, stream.topo_id, pids)), f"a worker was restarted:\n{why}"
 
     fcluster.state = manager.start_daemon(spec.home, name, timeout_s=180)
     back_s = time.monotonic() - crashed
     stream.restarted_node = node.name
-    assert worker_pids(spec, stream.topo_id, {src, dst}) == pids and _alive(pids)
+    assert not (why := _workers_changed(spec, stream.topo_id, pids)), f"a worker was restarted:\n{why}"
     sup_log = Layout(spec.home).node_log_dir(node.name) / "supervisor.log"
 
     t0_ms = time.time() * 1000
     r = migrate(client, rest, NAME, mover, _target(dst), wait=True, timeout_s=180)
     assert r.decision.status == "applied" and r.source == src, r
     timeline = wait_move_done(spec, parse_executor(mover), src, dst, t0_ms, 120)
-    assert worker_pids(spec, stream.topo_id, {src, dst}) == pids and _alive(pids)
+    assert not (why := _workers_changed(spec, stream.topo_id, pids)), f"a worker was restarted:\n{why}"
     wait_for("the placement: only the moved executor changed", lambda: _settled(stream, _moved(before, mover, dst)),
              60, 2)
     # The restarted supervisor adopted the running worker (Storm's log says so) and launched none.
@@ -348,7 +375,7 @@ def test_a_supervisor_that_dies_on_its_own_is_started_again_by_its_keeper(fclust
     wait_for("the new supervisor adopting its running worker", adopted, 120, 1)
     back_s = time.monotonic() - killed
     assert "Launching worker" not in _log_since(sup_log, "Starting Supervisor")
-    assert worker_pids(spec, stream.topo_id, slots) == pids and _alive(pids), "a worker was restarted"
+    assert not (why := _workers_changed(spec, stream.topo_id, pids)), f"a worker was restarted:\n{why}"
     assert wait_for("the placement unchanged", lambda: _settled(stream, before), 60, 2)
     acked = _flowing(stream, _counts(rest, stream.topo_id)[0], "after the supervisor came back")
     stream.report.append(f"2b supervisor JVM killed under its keeper: {name} pid {old} -> {new}, worker adopted "
@@ -385,7 +412,7 @@ def test_a_supervisor_restarted_while_nimbus_is_down_keeps_its_workers(fcluster,
     time.sleep(22)
     held_s = time.monotonic() - stopped
     assert "Killing" not in new_part() and "Launching worker" not in new_part(), new_part()[-3000:]
-    assert worker_pids(spec, stream.topo_id, slots) == pids and _alive(pids), "a worker was killed"
+    assert not (why := _workers_changed(spec, stream.topo_id, pids)), f"a worker was killed:\n{why}"
 
     fcluster.state = manager.start_daemon(spec.home, "nimbus", timeout_s=240)
     wait_for("the supervisor receiving its assignments from Nimbus",
@@ -393,7 +420,7 @@ def test_a_supervisor_restarted_while_nimbus_is_down_keeps_its_workers(fcluster,
     assert wait_for("the placement unchanged", lambda: _settled(stream, before), 120, 2)
     back_s = time.monotonic() - stopped
     assert "Launching worker" not in new_part()
-    assert worker_pids(spec, stream.topo_id, slots) == pids and _alive(pids), "a worker was restarted"
+    assert not (why := _workers_changed(spec, stream.topo_id, pids)), f"a worker was restarted:\n{why}"
     acked = _flowing(stream, _counts(rest, stream.topo_id)[0], "after Nimbus came back")
     stream.report.append(f"2c supervisor restarted while Nimbus was down: {name} held its workers for {held_s:.0f} s "
                          f"without Nimbus, worker pids kept {sorted(pids.values())}; Nimbus back and placement "
@@ -442,7 +469,7 @@ def test_zookeeper_restart_refuses_moves_while_down_and_applies_them_once_back(f
     wait_for("the control plane's client reconnecting", lambda: client.connected, 60, 0.2)
     wait_for("the REST API listing every executor where it was", lambda: _settled(stream, before), 180, 2)
     back_s = time.monotonic() - stopped
-    assert worker_pids(spec, stream.topo_id, {src, dst}) == pids and _alive(pids), "a worker was restarted"
+    assert not (why := _workers_changed(spec, stream.topo_id, pids)), f"a worker was restarted:\n{why}"
     # Each worker rode out the outage in its status poll and records it (the event log is written at once;
     # worker.log is buffered) once its next poll succeeds; a poll blocks in Curator's retries for up to
     # about 25 s before it fails.
@@ -450,7 +477,7 @@ def test_zookeeper_restart_refuses_moves_while_down_and_applies_them_once_back(f
     for slot in sorted({src, dst}):
         outages[slot] = wait_for(f"the worker at {slot} recording the outage and its end",
                                  lambda: _outage(slot_events(spec, slot), stopped_ms), 60, 1)
-    assert worker_pids(spec, stream.topo_id, {src, dst}) == pids and _alive(pids), "a worker was restarted"
+    assert not (why := _workers_changed(spec, stream.topo_id, pids)), f"a worker was restarted:\n{why}"
     plan_after = client.exists(plan_path)
     assert (plan_after and plan_after.version) == (plan_before and plan_before.version), "the refused move wrote a plan"
     acked_back = _flowing(stream, acked0, "after ZooKeeper is back")
@@ -459,7 +486,7 @@ def test_zookeeper_restart_refuses_moves_while_down_and_applies_them_once_back(f
     r = migrate(client, rest, NAME, mover, _target(dst), wait=True, timeout_s=180)
     assert r.decision.status == "applied" and r.source == src, r
     timeline = wait_move_done(spec, parse_executor(mover), src, dst, t0_ms, 120)
-    assert worker_pids(spec, stream.topo_id, {src, dst}) == pids and _alive(pids)
+    assert not (why := _workers_changed(spec, stream.topo_id, pids)), f"a worker was restarted:\n{why}"
     wait_for("the placement: only the moved executor changed", lambda: _settled(stream, _moved(before, mover, dst)),
              60, 2)
     # Nimbus says why nothing was scheduled meanwhile: it lost its leadership with ZooKeeper, then took it back.
@@ -496,7 +523,7 @@ def test_garbage_in_the_plan_znode_is_rejected_with_a_clear_reason_and_nothing_m
 
     time.sleep(5)  # two more scheduling rounds (nimbus.monitor.freq.secs = 2): still nothing may move
     assert _where(rest, stream.topo_id) == before
-    assert worker_pids(spec, stream.topo_id, slots) == pids and _alive(pids)
+    assert not (why := _workers_changed(spec, stream.topo_id, pids)), f"a worker was restarted:\n{why}"
     for slot in slots:
         assert first(slot_events(spec, slot), "reconcile", d.decided_at_ms) is None, slot
     acked = _flowing(stream, acked0, "after the rejected plan")
@@ -535,7 +562,7 @@ def test_a_corrupt_node_plan_store_is_ignored_by_its_workers_and_rewritten_by_th
 
     time.sleep(2)
     assert _where(rest, stream.topo_id) == before
-    assert worker_pids(spec, stream.topo_id, slots) == pids and _alive(pids)
+    assert not (why := _workers_changed(spec, stream.topo_id, pids)), f"a worker was restarted:\n{why}"
     for slot in slots:
         assert first(slot_events(spec, slot), "reconcile", t0_ms) is None, slot
     acked = _flowing(stream, acked0, "after the corrupt plan store")

@@ -45,8 +45,10 @@ def rendered(tmp_path_factory) -> dict[str, dict]:
     (work / "render.yml").write_text(yaml.safe_dump(play, sort_keys=False))
     env = {"PATH": f"{OPS_VENV / 'bin'}:/usr/bin:/bin", "HOME": str(work), "ANSIBLE_LOCAL_TEMP": str(work / "tmp"),
            "NONSTOP_NETNS_DIR": str(work), "NONSTOP_WHEELHOUSE": str(work), "ANSIBLE_NOCOLOR": "1"}
-    p = run([ops_bin("ansible-playbook"), "-i", "inventories/netns", work / "render.yml"], cwd=ANSIBLE_DIR, env=env,
-            timeout_s=300)
+    # include_vars of the roles' defaults outranks the inventory's group_vars, so the netns inventory's one
+    # override that matters here is given again as an extra var (which outranks both).
+    p = run([ops_bin("ansible-playbook"), "-i", "inventories/netns", "-e", "storm_common_migration_agent_enabled=true",
+             work / "render.yml"], cwd=ANSIBLE_DIR, env=env, timeout_s=300)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     return {f.stem: json.loads(f.read_text()) for f in work.glob("*.json")}
 
@@ -95,3 +97,20 @@ def test_the_controller_finds_its_planners_and_java(rendered):
     env = rendered["storm1"]["pycontrol_service_def"]["environment"]
     assert env["PYCONTROL_DIST"] == "/opt/pycontrol-dist"
     assert env["JAVA_HOME"].startswith("/usr/lib/jvm/java-17-openjdk-")
+
+
+def test_nimbus_and_the_supervisors_load_the_migration_agent_in_their_roles(rendered):
+    """With the agent on (the netns inventory), each daemon JVM gets it with its own role, as an option
+    (before the main class): a supervisor adopts workers across its restarts, Nimbus runs a round as soon
+    as a plan is written."""
+    seen = set()
+    for v in rendered.values():
+        for group, daemon, role in (("nimbus", "storm_nimbus", "nimbus"), ("supervisors", "storm_supervisor", "supervisor")):
+            if group not in v["group_names"]:
+                continue
+            command = v[f"{daemon}_service_def"]["command"]
+            (flag,) = [a for a in command if a.startswith("-javaagent:") and "nonstop-migration.jar" in a]
+            assert flag.endswith(f"={role}"), flag
+            assert command[-1].startswith("org.apache.storm.daemon."), command    # the flag came before it
+            seen.add(role)
+    assert seen == {"nimbus", "supervisor"}

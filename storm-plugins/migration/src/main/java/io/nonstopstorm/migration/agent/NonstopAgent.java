@@ -13,9 +13,10 @@ import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.pool.TypePool;
 
 /**
- * {@code -javaagent:nonstop-migration.jar=worker} (in worker.childopts) or {@code =supervisor} (in the
- * supervisor's JVM options). Weaves the advice into Storm's classes as they load; whether migration is
- * actually on is decided later from storm.yaml ({@code nonstop.migration.enabled}).
+ * {@code -javaagent:nonstop-migration.jar=worker} (in worker.childopts), {@code =supervisor} (in the
+ * supervisor's JVM options) or {@code =nimbus} (in Nimbus's). Weaves the advice into Storm's classes as
+ * they load; whether migration is actually on is decided later from storm.yaml
+ * ({@code nonstop.migration.enabled}). Nimbus's advice only adds scheduling rounds on request.
  */
 public final class NonstopAgent {
     private NonstopAgent() {
@@ -28,9 +29,10 @@ public final class NonstopAgent {
         switch (role) {
             case "worker" -> worker(builder).installOn(inst);
             case "supervisor" -> supervisor(builder).installOn(inst);
+            case "nimbus" -> nimbus(builder).installOn(inst);
             default -> {
                 System.err.println("nonstop-migration agent: unknown role '" + role
-                                   + "' (use -javaagent:<jar>=worker or =supervisor); not installed");
+                                   + "' (use -javaagent:<jar>=worker, =supervisor or =nimbus); not installed");
                 return;
             }
         }
@@ -92,5 +94,12 @@ public final class NonstopAgent {
             .type(named("org.apache.storm.cluster.StormClusterStateImpl"))
             .transform((builder, type, loader, module, pd) -> builder
                 .visit(advice(SupervisorAdvice.AssignmentsSynced.class).on(named("syncRemoteAssignments"))));
+    }
+
+    private static AgentBuilder nimbus(AgentBuilder b) {
+        return b
+            .type(named("org.apache.storm.daemon.nimbus.Nimbus"))
+            .transform((builder, type, loader, module, pd) -> builder
+                .visit(advice(NimbusAdvice.Launched.class).on(named("launchServer").and(takesArguments(0)))));
     }
 }

@@ -3,6 +3,7 @@ package io.nonstopstorm.scheduling.storm;
 import io.nonstopstorm.scheduling.metricsplane.ZkMetricsReader;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.plan.PlanFollowingScheduler;
+import io.nonstopstorm.scheduling.plan.PlanWatch;
 import io.nonstopstorm.scheduling.plan.ZkPlanChannel;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -21,6 +22,7 @@ import org.apache.storm.scheduler.IScheduler;
 import org.apache.storm.scheduler.SupervisorDetails;
 import org.apache.storm.scheduler.Topologies;
 import org.apache.storm.scheduler.TopologyDetails;
+import org.apache.storm.utils.ObjectReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,16 +53,20 @@ import org.slf4j.LoggerFactory;
  * A rejected plan leaves the topology with its scheduler. The online, elastic and OTD schedulers read the
  * metrics plane ({@link ZkSchedulingMetrics}), refreshed once per round that has such a topology.
  * Without ZooKeeper there are no plans, records or measurements, and the schedulers still place.
- * {@link #schedule} never throws; rounds that change nothing write nothing.
+ * {@link #schedule} never throws; rounds that change nothing write nothing. A written plan starts a round at
+ * once when Nimbus runs the migration agent ({@link PlanTriggeredRounds}; {@value #ROUND_ON_PLAN_KEY}).
  */
 public class NonstopScheduler implements IScheduler {
 
     private static final Logger LOG = LoggerFactory.getLogger(NonstopScheduler.class);
+    /** Nimbus key: whether a written plan starts a round at once (true) or waits for the periodic one. */
+    public static final String ROUND_ON_PLAN_KEY = "nonstop.scheduler.round.on.plan";
     private static final long ZK_WARN_EVERY_MS = 30_000;
 
     private final SchedulingMetrics injectedMetrics;
     private final LongSupplier clock;
     private ZkPlanChannel channel;
+    private PlanWatch planWatch;
     private PlanFollowingScheduler plans;
     private List<ConfiguredScheduler> schedulers = List.of();
     private SchedulingMetrics metrics = SchedulingMetrics.none();
@@ -88,6 +94,9 @@ public class NonstopScheduler implements IScheduler {
             LOG.error("nonstop scheduler cannot reach ZooKeeper: no plans, decision records or measurements", e);
         }
         plans = new PlanFollowingScheduler(channel, clock);
+        if (channel != null && ObjectReader.getBoolean(c.get(ROUND_ON_PLAN_KEY), true)) {
+            planWatch = PlanWatch.start(channel.client(), PlanTriggeredRounds::planWritten);
+        }
         metrics = injectedMetrics != null ? injectedMetrics : metricsPlane(c);
         schedulers = List.of(new AnielloOfflineStormScheduler(), new AnielloOnlineStormScheduler(metrics, clock),
                              new SlotAwareStormScheduler(), new ElasticStormScheduler(metrics, System::nanoTime),
@@ -122,6 +131,9 @@ public class NonstopScheduler implements IScheduler {
     @Override
     public void cleanup() {
         schedulers.forEach(ConfiguredScheduler::cleanup);
+        if (planWatch != null) {
+            planWatch.close();
+        }
         if (channel != null) {
             channel.close();
         }

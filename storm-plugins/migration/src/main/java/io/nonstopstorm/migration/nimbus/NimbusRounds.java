@@ -1,0 +1,91 @@
+package io.nonstopstorm.migration.nimbus;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Map;
+import org.apache.storm.StormTimer;
+import org.apache.storm.utils.ObjectReader;
+import org.apache.storm.utils.ServerConfigUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lets the nonstop scheduler ask Nimbus for a scheduling round now, instead of waiting for the next
+ * periodic one ({@code nimbus.monitor.freq.secs}, at least 1 s): a controller's plan then takes effect in
+ * the time of one round rather than up to a whole period later.
+ *
+ * <p>Installed by the agent ({@code -javaagent:nonstop-migration.jar=nimbus}) once
+ * {@code Nimbus.launchServer()} has returned. The round is Nimbus's own private {@code mkAssignments()},
+ * run on Nimbus's own timer thread, the one that runs the periodic rounds, so rounds never overlap. It
+ * does nothing unless this Nimbus is the leader and has recovered its assignments (Storm's own check).
+ * Without the agent, {@link #request} returns false and plans wait for the periodic round.
+ */
+public final class NimbusRounds {
+    private static final Logger LOG = LoggerFactory.getLogger(NimbusRounds.class);
+    private static volatile RoundRequests requests;
+
+    private NimbusRounds() {
+    }
+
+    /** Called by the agent's advice with the Nimbus whose server has just launched. Never throws. */
+    public static void install(Object nimbus) {
+        try {
+            Class<?> type = nimbus.getClass();
+            StormTimer timer = (StormTimer) field(type, "timer").get(nimbus);
+            Map<?, ?> conf = (Map<?, ?>) field(type, "conf").get(nimbus);
+            if (ObjectReader.getBoolean(conf.get(ServerConfigUtils.NIMBUS_DO_NOT_REASSIGN), false)) {
+                LOG.info("nonstop: Nimbus does not reassign ({}); plans are not applied on request",
+                         ServerConfigUtils.NIMBUS_DO_NOT_REASSIGN);
+                return;
+            }
+            Method mkAssignments = type.getDeclaredMethod("mkAssignments");
+            mkAssignments.setAccessible(true);
+            requests = new RoundRequests(task -> timer.scheduleMs(0, task), () -> runRound(nimbus, mkAssignments));
+            LOG.info("nonstop: a written plan now starts a scheduling round at once (Nimbus's timer), "
+                     + "besides the periodic rounds");
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            LOG.warn("nonstop: cannot start scheduling rounds on request ({}); plans wait for the periodic round",
+                     e.toString());
+        }
+    }
+
+    /**
+     * Asks for a round soon; {@code why} goes to Nimbus's log. Returns false when rounds on request are not
+     * installed (no agent, Nimbus not launched yet, or its timer is closed). Never throws.
+     */
+    public static boolean request(String why) {
+        RoundRequests r = requests;
+        if (r == null) {
+            return false;
+        }
+        try {
+            boolean queued = r.request();
+            LOG.info("nonstop: scheduling round requested: {}{}", why, queued ? "" : " (a requested round is already waiting)");
+            return true;
+        } catch (RuntimeException e) {
+            LOG.warn("nonstop: cannot request a scheduling round ({}): {}", e.toString(), why);
+            return false;
+        }
+    }
+
+    private static void runRound(Object nimbus, Method mkAssignments) {
+        long t0 = System.nanoTime();
+        try {
+            mkAssignments.invoke(nimbus);
+            LOG.info("nonstop: requested scheduling round done in {} ms", (System.nanoTime() - t0) / 1_000_000);
+        } catch (InvocationTargetException e) {
+            // Storm's periodic round halts Nimbus on such a failure; a requested one only logs it: the
+            // periodic round still runs and decides that for itself.
+            LOG.warn("nonstop: requested scheduling round failed; the periodic rounds go on", e.getCause());
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            LOG.warn("nonstop: requested scheduling round could not run; the periodic rounds go on", e);
+        }
+    }
+
+    private static Field field(Class<?> type, String name) throws NoSuchFieldException {
+        Field f = type.getDeclaredField(name);
+        f.setAccessible(true);
+        return f;
+    }
+}
