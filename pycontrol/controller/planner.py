@@ -24,7 +24,8 @@ from pycontrol.model.live import LiveModel
 SCHEDULERS = {"otd": "otd", "aniello-online": "aniello-online", "mba-sam": "sam"}
 # PlanCli's exit codes (pycontrol/cli/plan_cmd.py)
 _NO_PLACEMENT, _BAD_INPUT = 1, 2
-_OTD_KEYS = ("high_cpu", "low_cpu", "high_queue", "low_queue", "threshold_asc", "max_executors_per_worker")
+_OTD_KEYS = ("high_cpu", "low_cpu", "high_queue", "low_queue", "threshold_asc", "max_executors_per_worker",
+             "may_take_last_executor")
 
 
 class PlanningError(Exception):

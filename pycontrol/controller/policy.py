@@ -38,7 +38,8 @@ POLICIES = ("otd", "aniello-online", "mba-sam", "plan-only", "off")
 # failing every cycle in the planner. `node_cpu_background` is the controller's own (see above).
 _PLANNER_COMMON = {"node_cpu_background"}
 PARAM_KEYS: dict[str, set[str]] = {
-    "otd": {"high_cpu", "low_cpu", "high_queue", "low_queue", "threshold_asc", "max_executors_per_worker"}
+    "otd": {"high_cpu", "low_cpu", "high_queue", "low_queue", "threshold_asc", "max_executors_per_worker",
+            "may_take_last_executor"}
     | _PLANNER_COMMON,
     "aniello-online": {"alpha", "beta", "min_inter_node_tuples_per_s"} | _PLANNER_COMMON,
     "mba-sam": {"allocation", "min_inter_node_tuples_per_s"} | _PLANNER_COMMON,

@@ -70,6 +70,7 @@ class RunData:
     phases: dict[str, tuple[float, float]] = field(default_factory=dict)
     seconds: list[dict] = field(default_factory=list)
     otd_params: dict[str, Any] = field(default_factory=dict)
+    cycles: list[dict] = field(default_factory=list)               # every decision record, with its reason
 
 
 def calibrated_thresholds(shares: list[dict[str, float]], band: float) -> dict[str, float]:
@@ -106,6 +107,9 @@ class RecordingSink:
     def publish(self, records: list[DecisionRecord]) -> None:
         for r in records:
             self.data.decisions[r.kind] = self.data.decisions.get(r.kind, 0) + 1
+            self.data.cycles.append({"at": r.at, "cycle": r.cycle, "policy": r.policy, "kind": r.kind,
+                                     "reason": r.reason, "predicted_gain": r.predicted_gain,
+                                     "suppressed": r.suppressed})
             if r.kind == APPLIED:
                 for m in r.applied:
                     self.data.moves.append({"at": r.at, "cycle": r.cycle, "executor": m["executor"],

@@ -122,6 +122,8 @@ def test_the_sink_keeps_applied_moves_with_their_reasons_and_counts_every_kind()
     assert data.decisions == {APPLIED: 1, NO_ACTION: 1}
     assert data.moves == [{"at": 50.0, "cycle": 4, "executor": "[3-3]", "from_slot": A, "to_slot": B,
                            "reason": "computation-bound; otd case 1", "predicted_gain": None, "outcome": "applied"}]
+    assert [(c["cycle"], c["kind"], c["reason"]) for c in data.cycles] == [
+        (4, APPLIED, "computation-bound; otd case 1"), (5, NO_ACTION, "balanced")]
     assert len(said) == 1
 
 

@@ -96,3 +96,15 @@ def test_the_real_otd_core_moves_the_executor_that_saves_most_and_respects_pins(
     assert plan.moves[0].expected_gain == 80.0 and "otd case 3" in plan.note and "ASC 80.0" in plan.note
     pinned = JavaPlanner().plan(keyed(), policy, {"[3-3]"})
     assert [(x.executor, x.to_slot, x.expected_gain) for x in pinned.moves] == [("[4-4]", A, 30.0)]
+
+
+@needs_jar
+def test_otd_takes_a_workers_last_executor_only_when_the_policy_allows_it():
+    # [3-3] is alone in its worker on B and would save 80 tuples/s next to the spout on A.
+    m = model({"[1-1]": A, "[2-2]": A, "[3-3]": B}, {("[1-1]", "[2-2]"): 10.0, ("[1-1]", "[3-3]"): 80.0},
+              components={"[1-1]": "spout", "[2-2]": "bolt", "[3-3]": "bolt"},
+              dag=[("spout", "bolt")], worker_load={A: 0.2, B: 0.2}, node_cpus=2)
+    base = {"threshold_asc": 1, "node_cpu_background": False}
+    assert JavaPlanner().plan(m, TopologyPolicy("otd", base), set()).moves == []
+    plan = JavaPlanner().plan(m, TopologyPolicy("otd", {**base, "may_take_last_executor": True}), set())
+    assert [(x.executor, x.from_slot, x.to_slot, x.expected_gain) for x in plan.moves] == [("[3-3]", B, A, 80.0)]

@@ -100,6 +100,9 @@ public final class NonstopAgent {
         return b
             .type(named("org.apache.storm.daemon.nimbus.Nimbus"))
             .transform((builder, type, loader, module, pd) -> builder
-                .visit(advice(NimbusAdvice.Launched.class).on(named("launchServer").and(takesArguments(0)))));
+                .visit(advice(NimbusAdvice.Launched.class).on(named("launchServer").and(takesArguments(0)))))
+            .type(named("org.apache.storm.utils.Time"))
+            .transform((builder, type, loader, module, pd) -> builder
+                .visit(advice(NimbusAdvice.TimerSleep.class).on(named("sleep").and(takesArguments(long.class)))));
     }
 }

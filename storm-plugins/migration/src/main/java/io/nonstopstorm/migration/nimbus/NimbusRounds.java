@@ -7,6 +7,7 @@ import java.util.Map;
 import org.apache.storm.StormTimer;
 import org.apache.storm.utils.ObjectReader;
 import org.apache.storm.utils.ServerConfigUtils;
+import org.apache.storm.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,14 +17,20 @@ import org.slf4j.LoggerFactory;
  * the time of one round rather than up to a whole period later.
  *
  * <p>Installed by the agent ({@code -javaagent:nonstop-migration.jar=nimbus}) once
- * {@code Nimbus.launchServer()} has returned. The round is Nimbus's own private {@code mkAssignments()},
- * run on Nimbus's own timer thread, the one that runs the periodic rounds, so rounds never overlap. It
- * does nothing unless this Nimbus is the leader and has recovered its assignments (Storm's own check).
- * Without the agent, {@link #request} returns false and plans wait for the periodic round.
+ * {@code Nimbus.launchServer()} has returned. A requested round is Nimbus's own private
+ * {@code mkAssignments()}, queued on Nimbus's own timer, the thread that runs the periodic rounds and
+ * rebalances, so rounds never overlap (as in Storm, where only that thread assigns). That thread sleeps up
+ * to 1 s before it looks at a new task; the agent routes its sleeps through {@link #sleepIfTimer}, and a
+ * request wakes it. A round does nothing unless this Nimbus is the leader and has recovered its
+ * assignments (Storm's own check). Without the agent, {@link #request} returns false and plans wait for
+ * the periodic round.
  */
 public final class NimbusRounds {
     private static final Logger LOG = LoggerFactory.getLogger(NimbusRounds.class);
+    private static final TimerWake WAKE = new TimerWake();
+
     private static volatile RoundRequests requests;
+    private static volatile Thread timerThread;
 
     private NimbusRounds() {
     }
@@ -32,18 +39,23 @@ public final class NimbusRounds {
     public static void install(Object nimbus) {
         try {
             Class<?> type = nimbus.getClass();
-            StormTimer timer = (StormTimer) field(type, "timer").get(nimbus);
             Map<?, ?> conf = (Map<?, ?>) field(type, "conf").get(nimbus);
             if (ObjectReader.getBoolean(conf.get(ServerConfigUtils.NIMBUS_DO_NOT_REASSIGN), false)) {
                 LOG.info("nonstop: Nimbus does not reassign ({}); plans are not applied on request",
                          ServerConfigUtils.NIMBUS_DO_NOT_REASSIGN);
                 return;
             }
+            StormTimer timer = (StormTimer) field(type, "timer").get(nimbus);
+            Thread thread = (Thread) field(StormTimer.class, "task").get(timer);
             Method mkAssignments = type.getDeclaredMethod("mkAssignments");
             mkAssignments.setAccessible(true);
-            requests = new RoundRequests(task -> timer.scheduleMs(0, task), () -> runRound(nimbus, mkAssignments));
-            LOG.info("nonstop: a written plan now starts a scheduling round at once (Nimbus's timer), "
-                     + "besides the periodic rounds");
+            timerThread = thread;
+            requests = new RoundRequests(task -> {
+                timer.scheduleMs(0, task);
+                WAKE.wake();
+            }, () -> runRound(nimbus, mkAssignments));
+            LOG.info("nonstop: a written plan now starts a scheduling round at once (on Nimbus's timer thread '{}'), "
+                     + "besides the periodic rounds", thread.getName());
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             LOG.warn("nonstop: cannot start scheduling rounds on request ({}); plans wait for the periodic round",
                      e.toString());
@@ -67,6 +79,18 @@ public final class NimbusRounds {
             LOG.warn("nonstop: cannot request a scheduling round ({}): {}", e.toString(), why);
             return false;
         }
+    }
+
+    /**
+     * Start of {@code Time.sleep(ms)} on any thread (advice): on Nimbus's timer thread the sleep is taken
+     * here, where a request can cut it short, and true is returned so Storm's own sleep is skipped.
+     */
+    public static boolean sleepIfTimer(long ms) throws InterruptedException {
+        if (Thread.currentThread() != timerThread || Time.isSimulating()) {
+            return false;
+        }
+        WAKE.sleep(ms);
+        return true;
     }
 
     private static void runRound(Object nimbus, Method mkAssignments) {

@@ -85,6 +85,17 @@ final class JsonFields {
         return has(key) ? number(key) : fallback;
     }
 
+    boolean bool(String key, boolean fallback) {
+        Optional<JsonNode> v = optional(key);
+        if (v.isEmpty()) {
+            return fallback;
+        }
+        if (!v.get().isBoolean()) {
+            throw new InputError(where(path(key)) + "expected true or false, got " + describe(v.get()));
+        }
+        return v.get().asBoolean();
+    }
+
     double nonNegative(String key, double fallback) {
         double v = number(key, fallback);
         if (!(v >= 0)) {

@@ -14,7 +14,8 @@ import java.util.TreeMap;
  * <p>Readings of the paper where it is silent, chosen for stability of a live system:
  * <ul>
  *   <li>"Most/least loaded" orders workers by CPU, then queue length, then id (a total, deterministic order).</li>
- *   <li>A move never empties a worker (the topology keeps its worker count) and never targets a full worker
+ *   <li>A move never takes a worker's last executor (the topology keeps every worker busy) unless
+ *       {@link OtdParams#mayTakeLastExecutor}, and never targets a full worker
  *       ({@link OtdParams#maxExecutorsPerWorker}) or a non-LOW worker.</li>
  *   <li>Algorithm 2 loops over all LOW workers, as its pseudo-code does (it computes min_load_workers
  *       and does not use them).</li>
@@ -71,7 +72,7 @@ public final class Otd {
             leastLoadedPerNode.merge(w.node(), w, (a, b) -> LEAST_LOADED_FIRST.compare(a, b) <= 0 ? a : b);
         }
         List<String> executors = executorsOf(s, source.worker(), pinned);
-        if (counts.get(source.worker()) <= 1 || executors.isEmpty() || leastLoadedPerNode.isEmpty()) {
+        if (!mayLeave(source.worker(), p, counts) || executors.isEmpty() || leastLoadedPerNode.isEmpty()) {
             return new OtdDecision.NoAction(1, "overloaded worker " + source.worker()
                 + " has no movable executor or no LOW worker has room");
         }
@@ -90,7 +91,7 @@ public final class Otd {
         List<WorkerLoad> targets = low.stream().filter(w -> !isFull(w, p, counts)).toList();
         List<String> executors = new ArrayList<>();
         for (Map.Entry<String, String> e : new TreeMap<>(s.executorToWorker()).entrySet()) {
-            if (!pinned.contains(e.getKey()) && counts.get(e.getValue()) > 1) {
+            if (!pinned.contains(e.getKey()) && mayLeave(e.getValue(), p, counts)) {
                 executors.add(e.getKey());
             }
         }
@@ -144,6 +145,11 @@ public final class Otd {
 
     private static boolean isFull(WorkerLoad w, OtdParams p, Map<String, Integer> counts) {
         return p.maxExecutorsPerWorker() > 0 && counts.get(w.worker()) >= p.maxExecutorsPerWorker();
+    }
+
+    /** Whether an executor may move off {@code worker}: not its last one, unless the parameters allow that. */
+    private static boolean mayLeave(String worker, OtdParams p, Map<String, Integer> counts) {
+        return p.mayTakeLastExecutor() || counts.get(worker) > 1;
     }
 
     private static List<String> executorsOf(OtdSnapshot s, String worker, Set<String> pinned) {

@@ -10,11 +10,21 @@ package io.nonstopstorm.scheduling.otd;
  * @param lowQueue       summed receive-queue length at or below which a worker may be LOW
  * @param thresholdAsc   Algorithm 2 moves only if the best ASC (tuples/s of inter-node traffic saved) exceeds this
  * @param maxExecutorsPerWorker a worker holding this many executors is full (0 = no limit)
+ * @param mayTakeLastExecutor   whether a move may take a worker's last spout or bolt executor, as the paper's
+ *                              algorithms may (the worker runs on with Storm's own executors, e.g. its acker;
+ *                              without any, Storm frees its slot). Off by default: the topology keeps every
+ *                              worker busy.
  */
 public record OtdParams(double highCpu, double lowCpu, long highQueue, long lowQueue, double thresholdAsc,
-                        int maxExecutorsPerWorker) {
+                        int maxExecutorsPerWorker, boolean mayTakeLastExecutor) {
 
-    public static final OtdParams DEFAULTS = new OtdParams(0.80, 0.50, 1000, 100, 10.0, 0);
+    public static final OtdParams DEFAULTS = new OtdParams(0.80, 0.50, 1000, 100, 10.0, 0, false);
+
+    /** A move never takes a worker's last executor. */
+    public OtdParams(double highCpu, double lowCpu, long highQueue, long lowQueue, double thresholdAsc,
+                     int maxExecutorsPerWorker) {
+        this(highCpu, lowCpu, highQueue, lowQueue, thresholdAsc, maxExecutorsPerWorker, false);
+    }
 
     public OtdParams {
         if (!(0 <= lowCpu && lowCpu < highCpu && highCpu <= 1.0)) {

@@ -128,11 +128,31 @@ class OtdTest {
     }
 
     @Test
-    void aWorkersLastExecutorNeverMoves() {
+    void aWorkersLastExecutorNeverMovesByDefault() {
         List<WorkerLoad> ws = List.of(w("a1", "a", 0.95), w("b1", "b", 0.1));
         var s = new OtdSnapshot(ws, Map.of("e1", "a1", "e2", "b1"), traffic("e1", "e2", 500));
         var d = assertInstanceOf(OtdDecision.NoAction.class, Otd.decide(s, P, Set.of()));
         assertEquals(1, d.paperCase());
+    }
+
+    @Test
+    void aWorkersLastExecutorMovesWhenTheParametersAllowIt() {
+        var mayTakeLast = new OtdParams(0.8, 0.5, 1000, 100, 10.0, 0, true);
+        // Algorithm 1: the overloaded worker's only executor goes to the other node.
+        List<WorkerLoad> ws = List.of(w("a1", "a", 0.95), w("b1", "b", 0.1));
+        var s = new OtdSnapshot(ws, Map.of("e1", "a1", "e2", "b1"), traffic("e1", "e2", 500));
+        var d = assertInstanceOf(OtdDecision.Move.class, Otd.decide(s, mayTakeLast, Set.of()));
+        assertEquals(1, d.paperCase());
+        assertEquals("e1", d.executor());
+        // Algorithm 2 (every worker LOW), e1 and e4 pinned: e3, alone in a2, joins e4 on node b.
+        List<WorkerLoad> low = List.of(w("a1", "a", 0.2), w("a2", "a", 0.2), w("b1", "b", 0.2));
+        var t = new OtdSnapshot(low, Map.of("e1", "a1", "e3", "a2", "e4", "b1"), traffic("e3", "e4", 300, "e1", "e4", 400));
+        assertInstanceOf(OtdDecision.NoAction.class, Otd.decide(t, P, Set.of("e1", "e4")));
+        var m = assertInstanceOf(OtdDecision.Move.class, Otd.decide(t, mayTakeLast, Set.of("e1", "e4")));
+        assertEquals(3, m.paperCase());
+        assertEquals("e3", m.executor());
+        assertEquals("b1", m.toWorker());
+        assertEquals(300.0, m.asc(), 1e-9);
     }
 
     @Test

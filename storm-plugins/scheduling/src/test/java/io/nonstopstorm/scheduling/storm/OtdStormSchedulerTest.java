@@ -256,13 +256,18 @@ class OtdStormSchedulerTest {
         assertEquals(io.nonstopstorm.scheduling.otd.OtdParams.DEFAULTS, d.params());
         assertTrue(d.countBackground());
         OtdSettings o = OtdSettings.of(Map.of(OtdSettings.CYCLE_KEY, 10, OtdSettings.THRESHOLD_ASC_KEY, 3),
-                Map.of(OtdSettings.CYCLE_KEY, "2.5", OtdSettings.HIGH_QUEUE_KEY, 5000, OtdSettings.NODE_BACKGROUND_KEY, false));
+                Map.of(OtdSettings.CYCLE_KEY, "2.5", OtdSettings.HIGH_QUEUE_KEY, 5000, OtdSettings.NODE_BACKGROUND_KEY, false,
+                       OtdSettings.TAKE_LAST_KEY, "true"));
         assertEquals(2500, o.cycleMillis());
+        assertTrue(o.params().mayTakeLastExecutor());
+        assertFalse(d.params().mayTakeLastExecutor());
         assertEquals(3.0, o.params().thresholdAsc());
         assertEquals(5000, o.params().highQueue());
         assertFalse(o.countBackground());
         assertThrowsWithMessage(() -> OtdSettings.of(Map.of(), Map.of(OtdSettings.HIGH_QUEUE_KEY, 10.5)),
                 "nonstop.otd.high.queue must be a whole number");
+        assertThrowsWithMessage(() -> OtdSettings.of(Map.of(), Map.of(OtdSettings.TAKE_LAST_KEY, "yes")),
+                "nonstop.otd.may.take.last.executor must be true or false");
         assertThrowsWithMessage(() -> OtdSettings.of(Map.of(), Map.of(OtdSettings.CYCLE_KEY, 0)),
                 "nonstop.otd.cycle.secs must be at least 1 ms");
         assertThrowsWithMessage(() -> OtdSettings.of(Map.of(), Map.of(OtdSettings.LOW_CPU_KEY, 0.9)),
