@@ -23,6 +23,7 @@ class DaemonCommand:
     env: dict[str, str] = field(default_factory=dict)
     netns: str | None = None     # run inside this network namespace
     log_file: Path | None = None  # the daemon's own log, shown when it dies at start-up
+    cpus: tuple[int, ...] = ()   # pinned to these CPUs (with everything it starts); () = any
 
 
 def _cp(*parts: Path | str) -> str:
@@ -73,7 +74,7 @@ def supervisor(spec: ClusterSpec, layout: Layout, java: str, node: NodeSpec) -> 
     argv = _storm_daemon(java, layout, "supervisor", conf, log_dir, 256, SUPERVISOR_MAIN, jvm_opts=agent)
     # The supervisor hands STORM_CONF_DIR to its workers' classpath: each node's workers read its storm.yaml.
     return DaemonCommand(f"{node.name}-supervisor", "supervisor", argv, env={"STORM_CONF_DIR": str(conf)},
-                         netns=node.netns, log_file=log_dir / "supervisor.log")
+                         netns=node.netns, log_file=log_dir / "supervisor.log", cpus=node.cpus)
 
 
 def all_commands(spec: ClusterSpec, layout: Layout, java: str, dist: Path) -> list[DaemonCommand]:

@@ -20,6 +20,7 @@ The restart decision is the pure function `next_delay`; `main` is the thin proce
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import subprocess
 import sys
@@ -62,8 +63,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--min-delay", type=float, default=Policy.min_delay_s)
     ap.add_argument("--max-delay", type=float, default=Policy.max_delay_s)
     ap.add_argument("--ready-file", type=Path, help="exists once the daemon was seen serving (by the manager)")
+    ap.add_argument("--cpus", default="", help="comma-separated CPUs the daemon and its children may run on")
     ap.add_argument("command", nargs=argparse.REMAINDER)
     args = ap.parse_args(argv)
+    if args.cpus:
+        # Set on the keeper itself, before the daemon starts: the daemon, its restarts and its workers inherit it.
+        os.sched_setaffinity(0, {int(c) for c in args.cpus.split(",")})
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command:
         ap.error("no daemon command given after --")

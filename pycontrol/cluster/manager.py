@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shutil
 import socket
 import time
@@ -134,6 +135,11 @@ def up(spec: ClusterSpec, timeout_s: float = 240.0, echo: Callable[[str], None] 
         raise UserError(f"port {port} is already in use by {who or 'another process'}; "
                         f"stop it or choose another --port-base")
 
+    missing = sorted({c for cpus in spec.node_cpus for c in cpus} - os.sched_getaffinity(0))
+    if missing:
+        raise UserError(f"--node-cpus names CPUs {missing} that this process may not use "
+                        f"(available: {sorted(os.sched_getaffinity(0))})")
+
     spec.home.mkdir(parents=True, exist_ok=True)
     _clean_dirs(layout, spec)
     started = time.monotonic()
@@ -213,7 +219,8 @@ def status(home: Path) -> dict:
         "ready_after_s": state.ready_after_s,
         "processes": procs,
         "rss_mb_total": round(sum(p["rss_mb"] for p in procs), 1),
-        "nodes": [{"name": n.name, "host": n.host, "slots": list(n.slot_ports), "netns": n.netns}
+        "nodes": [{"name": n.name, "host": n.host, "slots": list(n.slot_ports), "netns": n.netns,
+                   "cpus": list(n.cpus) or None}
                   for n in spec.node_specs],
     }
     try:

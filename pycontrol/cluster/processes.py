@@ -55,7 +55,8 @@ def start(cmd: DaemonCommand, out_file: Path) -> ProcessRecord:
     out_file.parent.mkdir(parents=True, exist_ok=True)
     ready = ready_file(out_file)
     ready.unlink(missing_ok=True)
-    argv = ([sys.executable, "-m", "pycontrol.cluster.keeper", "--name", cmd.name, "--ready-file", str(ready), "--"]
+    pin = ["--cpus", ",".join(map(str, cmd.cpus))] if cmd.cpus else []
+    argv = ([sys.executable, "-m", "pycontrol.cluster.keeper", "--name", cmd.name, "--ready-file", str(ready), *pin, "--"]
             + (["ip", "netns", "exec", cmd.netns] if cmd.netns else []) + cmd.argv)
     env = {**os.environ, **cmd.env}
     with open(out_file, "ab") as out:

@@ -37,6 +37,7 @@ class NodeSpec:
     slot_ports: tuple[int, ...]
     netns: str | None          # network namespace name, netns mode only
     veth_host: str | None      # bridge-side veth name, netns mode only
+    cpus: tuple[int, ...] = ()  # CPUs the node's supervisor and workers may run on; () = any
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,8 @@ class ClusterSpec:
     network: str = "loopback"
     link_bandwidth: str | None = None   # tc rate, e.g. "100mbit"
     link_delay_ms: float | None = None
+    # Per node, the CPUs it is pinned to (its "machine"); () = every node runs on any CPU.
+    node_cpus: tuple[tuple[int, ...], ...] = ()
     port_base: int = 17000
     subnet: str = "10.231.170.0/24"     # netns mode only; exists only on our bridge and namespaces
     name: str = "local"
@@ -104,7 +107,8 @@ class ClusterSpec:
 def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopback",
               link_bandwidth: str | None = None, link_delay_ms: float | None = None,
               port_base: int = 17000, subnet: str | None = None, name: str = "local",
-              migration: bool = True, extra_conf: Mapping[str, Any] | None = None) -> ClusterSpec:
+              migration: bool = True, extra_conf: Mapping[str, Any] | None = None,
+              node_cpus: str | tuple[tuple[int, ...], ...] | None = None) -> ClusterSpec:
     """Validate the user's choices and derive every node's address and ports."""
     if network not in NETWORKS:
         raise UserError(f"--network must be one of {', '.join(NETWORKS)}, got '{network}'")
@@ -129,8 +133,11 @@ def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopba
     if not re.fullmatch(r"[a-z][a-z0-9-]{0,15}", name):
         raise UserError(f"cluster name must be lowercase letters, digits and '-', got '{name}'")
 
+    pinned = parse_node_cpus(node_cpus, nodes) if isinstance(node_cpus, str) else tuple(node_cpus or ())
+    if pinned and len(pinned) != nodes:
+        raise UserError(f"--node-cpus gives CPUs for {len(pinned)} nodes, the cluster has {nodes}")
     base = ClusterSpec(home=home, nodes=nodes, slots=slots, network=network, link_bandwidth=link_bandwidth,
-                       link_delay_ms=link_delay_ms, port_base=port_base, subnet=subnet, name=name,
+                       link_delay_ms=link_delay_ms, node_cpus=pinned, port_base=port_base, subnet=subnet, name=name,
                        migration=migration, extra_conf=_extra_conf(extra_conf or {}))
     node_specs = []
     for i in range(1, nodes + 1):
@@ -141,8 +148,30 @@ def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopba
         else:
             host, ns, veth = f"127.0.0.{10 + i}", None, None
         node_specs.append(NodeSpec(index=i, name=f"node{i}", host=host, thrift_port=first,
-                                   slot_ports=tuple(range(first + 1, first + 1 + slots)), netns=ns, veth_host=veth))
+                                   slot_ports=tuple(range(first + 1, first + 1 + slots)), netns=ns, veth_host=veth,
+                                   cpus=pinned[i - 1] if pinned else ()))
     return ClusterSpec(**{**base.__dict__, "node_specs": tuple(node_specs)})
+
+
+def parse_node_cpus(text: str, nodes: int) -> tuple[tuple[int, ...], ...]:
+    """"0;1" or "0-1;2,3" -> one CPU list per node, separated by ';' ("" = not pinned). Lists may
+    overlap (nodes then share those CPUs); whether the CPUs exist is checked when the cluster starts."""
+    if not text.strip():
+        return ()
+    out = []
+    for part in text.split(";"):
+        cpus: set[int] = set()
+        for item in part.split(","):
+            m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", item)
+            if not m or (m.group(2) and int(m.group(2)) < int(m.group(1))):
+                raise UserError(f"--node-cpus: '{item.strip()}' in '{text}' is not a CPU number or range like 0-3 "
+                                f"(one CPU list per node, separated by ';', e.g. 0;1)")
+            lo = int(m.group(1))
+            cpus.update(range(lo, int(m.group(2) or lo) + 1))
+        out.append(tuple(sorted(cpus)))
+    if len(out) != nodes:
+        raise UserError(f"--node-cpus gives CPUs for {len(out)} nodes, the cluster has {nodes}: '{text}'")
+    return tuple(out)
 
 
 def _extra_conf(conf: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
@@ -177,4 +206,4 @@ def spec_from_dict(d: dict) -> ClusterSpec:
     """Inverse of to_dict, for the state file."""
     return make_spec(Path(d["home"]), d["nodes"], d["slots"], d["network"], d["link_bandwidth"],
                      d["link_delay_ms"], d["port_base"], d["subnet"], d["name"], d.get("migration", True),
-                     dict(d.get("extra_conf") or ()))
+                     dict(d.get("extra_conf") or ()), tuple(tuple(c) for c in d.get("node_cpus") or ()))

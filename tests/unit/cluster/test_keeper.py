@@ -118,3 +118,14 @@ def test_a_stopped_group_ends_keeper_and_daemon_without_a_restart(tmp_path):
     assert not alive
     time.sleep(0.5)   # a restart (wrong) would have appended a second run by now
     assert runs.read_text().count("run") == 1
+
+
+def test_a_pinned_daemon_and_its_children_run_on_the_given_cpus_only(tmp_path):
+    """--node-cpus: the keeper pins itself before starting the daemon, so the daemon and whatever it
+    starts (a supervisor's workers) inherit the CPUs."""
+    cpu = min(os.sched_getaffinity(0))
+    seen = tmp_path / "seen"
+    k = _keeper(tmp_path, f"bash -c 'grep Cpus_allowed_list /proc/self/status > {seen}'; exit 0", "--cpus", str(cpu))
+    k.communicate(timeout=30)
+    assert k.returncode == 0
+    assert seen.read_text().split(":")[1].strip() == str(cpu)

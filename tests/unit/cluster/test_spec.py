@@ -43,3 +43,32 @@ def test_state_round_trip():
 def test_bad_choices_are_refused_with_the_option_named(kwargs, fragment):
     with pytest.raises(UserError, match=fragment):
         make_spec(Path("/tmp/x"), **kwargs)
+
+
+def test_node_cpus_pin_each_node_and_survive_the_state_file():
+    spec = make_spec(Path("/tmp/x"), nodes=2, node_cpus="0; 1-3,5")
+    assert spec.node_cpus == ((0,), (1, 2, 3, 5))
+    assert [n.cpus for n in spec.node_specs] == [(0,), (1, 2, 3, 5)]
+    assert spec_from_dict(spec.to_dict()) == spec
+    assert all(n.cpus == () for n in make_spec(Path("/tmp/x"), nodes=2).node_specs)
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("0", "CPUs for 1 nodes, the cluster has 2"),
+    ("0;1;2", "CPUs for 3 nodes"),
+    ("0;x", "'x' in '0;x' is not a CPU number"),
+    ("0;3-1", "'3-1'"),
+    ("0;", "'' in '0;'"),
+])
+def test_bad_node_cpus_are_refused_with_the_option_named(text, fragment):
+    with pytest.raises(UserError, match=fragment):
+        make_spec(Path("/tmp/x"), nodes=2, node_cpus=text)
+
+
+def test_only_a_pinned_node_s_supervisor_carries_cpus():
+    from pycontrol.cluster import daemons
+    from pycontrol.cluster.layout import Layout
+    spec = make_spec(Path("/tmp/x"), nodes=2, node_cpus="1;0")
+    cmds = daemons.all_commands(spec, Layout(spec.home), "java", Path("/tmp/dist"))
+    assert {c.name: c.cpus for c in cmds} == {"zookeeper": (), "nimbus": (), "ui": (),
+                                               "node1-supervisor": (1,), "node2-supervisor": (0,)}

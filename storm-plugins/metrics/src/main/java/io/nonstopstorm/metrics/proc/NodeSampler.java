@@ -3,8 +3,13 @@ package io.nonstopstorm.metrics.proc;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.Set;
 
-/** Machine-wide CPU and network of the node the worker runs on, per window (/proc/stat, /proc/net/dev). */
+/**
+ * CPU and network of the node the worker runs on, per window (/proc/stat, /proc/net/dev). The node's CPUs
+ * are those the worker may run on (/proc/self/status, inherited from its supervisor): all of the
+ * machine's, or the CPUs a node pinned to part of a machine was given.
+ */
 public final class NodeSampler {
     /** busyCores is null (and net empty) until a full window is known. */
     public record NodeWindow(int cpuCount, Double busyCores, Map<String, ProcParsers.NetBytes> netBytes) {
@@ -23,7 +28,8 @@ public final class NodeSampler {
     }
 
     public NodeWindow sample() {
-        ProcParsers.CpuTimes cpu = proc.read("stat").map(ProcParsers::cpuTimes).orElse(null);
+        Set<Integer> allowed = proc.read("self/status").map(ProcParsers::cpusAllowed).orElse(Set.of());
+        ProcParsers.CpuTimes cpu = proc.read("stat").map(st -> ProcParsers.cpuTimes(st, allowed)).orElse(null);
         Map<String, ProcParsers.NetBytes> net = ProcParsers.netDev(proc.read("net/dev").orElse(""));
         Double busy = null;
         if (cpu != null && lastCpu != null && cpu.total() > lastCpu.total()) {

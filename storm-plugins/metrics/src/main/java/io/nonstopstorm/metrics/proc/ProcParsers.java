@@ -6,13 +6,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** Pure parsers of the /proc files the metrics plane reads (formats per proc(5)). */
 public final class ProcParsers {
     private ProcParsers() {
     }
 
-    /** Aggregate CPU jiffies of the machine: all, idle (idle + iowait), and the number of CPUs listed. */
+    /** CPU jiffies: all, idle (idle + iowait), and the number of CPUs they are summed over. */
     public record CpuTimes(long total, long idle, int cpuCount) {
     }
 
@@ -20,27 +22,93 @@ public final class ProcParsers {
     public record NetBytes(long rx, long tx) {
     }
 
-    /** /proc/stat: the "cpu" line; guest times are already part of user time, so they are not added. */
+    /** /proc/stat: the aggregate "cpu" line (the whole machine) and the number of CPUs listed. */
     public static CpuTimes cpuTimes(String procStat) {
+        return cpuTimes(procStat, null);
+    }
+
+    /**
+     * CPU jiffies of the CPUs in {@code only} (per-CPU lines "cpuN"), or of the whole machine (the
+     * aggregate "cpu" line) when {@code only} is null or empty. A node pinned to some CPUs (a cpuset,
+     * taskset) has those CPUs as its capacity, not the machine's.
+     */
+    public static CpuTimes cpuTimes(String procStat, Set<Integer> only) {
+        boolean subset = only != null && !only.isEmpty();
         long total = -1;
         long idle = 0;
         int cpus = 0;
+        long subTotal = 0;
+        long subIdle = 0;
+        int subCpus = 0;
         for (String line : procStat.split("\n")) {
             if (line.startsWith("cpu ")) {
-                String[] f = line.trim().split("\\s+");
-                total = 0;
-                for (int i = 1; i < f.length && i <= 8; i++) {
-                    total += Long.parseLong(f[i]);
-                }
-                idle = Long.parseLong(f[4]) + (f.length > 5 ? Long.parseLong(f[5]) : 0);
+                long[] t = jiffies(line);
+                total = t[0];
+                idle = t[1];
             } else if (line.startsWith("cpu") && line.length() > 3 && Character.isDigit(line.charAt(3))) {
                 cpus++;
+                if (subset) {
+                    String[] f = line.trim().split("\\s+");
+                    if (only.contains(Integer.parseInt(f[0].substring(3)))) {
+                        long[] t = jiffies(line);
+                        subTotal += t[0];
+                        subIdle += t[1];
+                        subCpus++;
+                    }
+                }
             }
         }
         if (total < 0) {
             throw new IllegalArgumentException("no aggregate 'cpu' line in /proc/stat");
         }
+        if (subset && subCpus > 0) {
+            return new CpuTimes(subTotal, subIdle, subCpus);
+        }
         return new CpuTimes(total, idle, cpus);
+    }
+
+    /** user..steal summed, and idle + iowait; guest times are already part of user time. */
+    private static long[] jiffies(String line) {
+        String[] f = line.trim().split("\\s+");
+        long total = 0;
+        for (int i = 1; i < f.length && i <= 8; i++) {
+            total += Long.parseLong(f[i]);
+        }
+        long idle = Long.parseLong(f[4]) + (f.length > 5 ? Long.parseLong(f[5]) : 0);
+        return new long[] {total, idle};
+    }
+
+    /**
+     * /proc/[pid]/status "Cpus_allowed_list" ("0-1,4"): the CPUs the process may run on, empty when the
+     * line is missing or malformed (then the machine counts).
+     */
+    public static Set<Integer> cpusAllowed(String status) {
+        Set<Integer> out = new TreeSet<>();
+        for (String line : status.split("\n")) {
+            if (!line.startsWith("Cpus_allowed_list:")) {
+                continue;
+            }
+            try {
+                for (String part : line.substring(line.indexOf(':') + 1).trim().split(",")) {
+                    if (part.isBlank()) {
+                        continue;
+                    }
+                    int dash = part.indexOf('-');
+                    int lo = Integer.parseInt(part.substring(0, dash < 0 ? part.length() : dash).trim());
+                    int hi = dash < 0 ? lo : Integer.parseInt(part.substring(dash + 1).trim());
+                    if (lo < 0 || hi < lo || hi - lo > 65536) {
+                        return Set.of();
+                    }
+                    for (int c = lo; c <= hi; c++) {
+                        out.add(c);
+                    }
+                }
+            } catch (NumberFormatException e) {
+                return Set.of();
+            }
+            return out;
+        }
+        return Set.of();
     }
 
     /** /proc/[pid]/stat: utime + stime in clock ticks. The command name may hold spaces and ')'. */

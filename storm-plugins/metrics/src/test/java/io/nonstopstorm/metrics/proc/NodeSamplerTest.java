@@ -35,4 +35,18 @@ class NodeSamplerTest {
         assertEquals(new ProcParsers.NetBytes(600, 1200), second.netBytes().get("lo"));
         assertEquals(3000.0, s.cpuMhz().getAsDouble());
     }
+
+    @Test
+    void aNodePinnedToOneCpuCountsThatCpuOnly() throws IOException {
+        NodeSampler s = new NodeSampler(new ProcFs(proc));
+        Files.createDirectories(proc.resolve("self"));
+        Files.writeString(proc.resolve("self/status"), "Name:\tjava\nCpus_allowed_list:\t1\n");
+        Files.writeString(proc.resolve("stat"), "cpu  200 0 0 800 0 0 0 0\ncpu0 100 0 0 400 0 0 0 0\ncpu1 100 0 0 400 0 0 0 0\n");
+        s.sample();
+        // cpu1 busy 90 of 100 jiffies, cpu0 idle: the node (cpu1) is 0.9 busy, not the machine's 0.45 x 2.
+        Files.writeString(proc.resolve("stat"), "cpu  290 0 0 910 0 0 0 0\ncpu0 100 0 0 500 0 0 0 0\ncpu1 190 0 0 410 0 0 0 0\n");
+        NodeSampler.NodeWindow w = s.sample();
+        assertEquals(1, w.cpuCount());
+        assertEquals(0.9, w.busyCores(), 1e-9);
+    }
 }

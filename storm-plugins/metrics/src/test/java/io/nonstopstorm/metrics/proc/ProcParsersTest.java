@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ProcParsersTest {
@@ -20,6 +21,27 @@ class ProcParsersTest {
         assertEquals(820, t.idle());
         assertEquals(2, t.cpuCount());
         assertThrows(IllegalArgumentException.class, () -> ProcParsers.cpuTimes("intr 1\n"));
+    }
+
+    @Test
+    void procStatOfTheCpusANodeIsPinnedTo() {
+        String stat = "cpu  300 0 100 600 0 0 0 0 0 0\ncpu0 100 0 50 400 0 0 0 0 0 0\ncpu1 200 0 50 200 0 0 0 0 0 0\n";
+        assertEquals(new ProcParsers.CpuTimes(450, 200, 1), ProcParsers.cpuTimes(stat, Set.of(1)));
+        assertEquals(new ProcParsers.CpuTimes(1000, 600, 2), ProcParsers.cpuTimes(stat, Set.of()));
+        assertEquals(new ProcParsers.CpuTimes(1000, 600, 2), ProcParsers.cpuTimes(stat, null));
+        // A CPU that is allowed but not present (an affinity mask wider than the machine) adds nothing.
+        assertEquals(new ProcParsers.CpuTimes(550, 400, 1), ProcParsers.cpuTimes(stat, Set.of(0, 7)));
+        // None of the allowed CPUs listed: the machine counts rather than nothing.
+        assertEquals(new ProcParsers.CpuTimes(1000, 600, 2), ProcParsers.cpuTimes(stat, Set.of(9)));
+    }
+
+    @Test
+    void allowedCpusFromProcessStatus() {
+        assertEquals(Set.of(0, 1, 4), ProcParsers.cpusAllowed("Name:\tjava\nCpus_allowed:\t13\nCpus_allowed_list:\t0-1,4\n"));
+        assertEquals(Set.of(3), ProcParsers.cpusAllowed("Cpus_allowed_list:\t3\n"));
+        assertEquals(Set.of(), ProcParsers.cpusAllowed("Name:\tjava\n"));
+        assertEquals(Set.of(), ProcParsers.cpusAllowed("Cpus_allowed_list:\t3-x\n"));
+        assertEquals(Set.of(), ProcParsers.cpusAllowed("Cpus_allowed_list:\t5-2\n"));
     }
 
     @Test
