@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * The metrics loop of one worker: the task hooks register their counters here; every period it samples
  * counters, threads, child processes, queues, the process and the node, and publishes one document.
  * One instance per (topology, port), so in-process local clusters (several workers per JVM) work too.
- * It starts with the first registered task and stops (removing its znode) when the last one leaves.
+ * It starts with the first registered task and stops (removing its znode) when the last one leaves and
+ * no hold is left: the worker's {@code __system} task holds it for the worker's whole life, so a worker
+ * whose last spout or bolt executor migrated away (it still runs its ackers) keeps publishing.
  */
 public final class WorkerMetrics {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerMetrics.class);
@@ -50,6 +52,7 @@ public final class WorkerMetrics {
     private long lastNanos = -1;
     private long lastProcessCpu = -1;
     private long seq;
+    private int holds;
 
     WorkerMetrics(WorkerSetup setup) {
         this.setup = setup;
@@ -66,13 +69,7 @@ public final class WorkerMetrics {
     /** Adds a task's counters to its worker's loop, starting the loop (built by {@code setup}) if needed. */
     public static void register(String topologyId, int port, TaskCounters counters, Supplier<WorkerSetup> setup) {
         synchronized (RUNNING) {
-            WorkerMetrics wm = RUNNING.get(key(topologyId, port));
-            if (wm == null) {
-                wm = new WorkerMetrics(setup.get());
-                wm.start();
-                RUNNING.put(key(topologyId, port), wm);
-            }
-            wm.tasks.put(counters.taskId(), counters);
+            running(topologyId, port, setup).tasks.put(counters.taskId(), counters);
         }
     }
 
@@ -83,10 +80,42 @@ public final class WorkerMetrics {
                 return;
             }
             wm.tasks.remove(counters.taskId(), counters);
-            if (wm.tasks.isEmpty()) {
-                RUNNING.remove(key(topologyId, port));
-                wm.stop();
+            stopIfUnused(topologyId, port, wm);
+        }
+    }
+
+    /** Keeps the worker's loop running (starting it if needed) until {@link #release}, tasks or not. */
+    public static void hold(String topologyId, int port, Supplier<WorkerSetup> setup) {
+        synchronized (RUNNING) {
+            running(topologyId, port, setup).holds++;
+        }
+    }
+
+    public static void release(String topologyId, int port) {
+        synchronized (RUNNING) {
+            WorkerMetrics wm = RUNNING.get(key(topologyId, port));
+            if (wm == null) {
+                return;
             }
+            wm.holds = Math.max(0, wm.holds - 1);
+            stopIfUnused(topologyId, port, wm);
+        }
+    }
+
+    private static WorkerMetrics running(String topologyId, int port, Supplier<WorkerSetup> setup) {
+        WorkerMetrics wm = RUNNING.get(key(topologyId, port));
+        if (wm == null) {
+            wm = new WorkerMetrics(setup.get());
+            wm.start();
+            RUNNING.put(key(topologyId, port), wm);
+        }
+        return wm;
+    }
+
+    private static void stopIfUnused(String topologyId, int port, WorkerMetrics wm) {
+        if (wm.tasks.isEmpty() && wm.holds == 0) {
+            RUNNING.remove(key(topologyId, port));
+            wm.stop();
         }
     }
 

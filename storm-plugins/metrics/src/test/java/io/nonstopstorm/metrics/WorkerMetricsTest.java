@@ -114,4 +114,21 @@ class WorkerMetricsTest {
         WorkerMetrics.unregister("t-life", 6701, b);
         assertTrue(sink.closed);
     }
+
+    @Test
+    void theWorkersHoldKeepsTheLoopAfterItsLastTaskMigratedAway() throws IOException {
+        ListSink sink = new ListSink();
+        WorkerSetup s = setup(sink);
+        TaskCounters a = new TaskCounters(1, "a", 2);
+        WorkerMetrics.hold("t-hold", 6702, () -> s);
+        assertTrue(sink.started, "the worker's system task starts the loop");
+        WorkerMetrics.register("t-hold", 6702, a, () -> {
+            throw new AssertionError("one loop per worker");
+        });
+        WorkerMetrics.unregister("t-hold", 6702, a);
+        assertTrue(!sink.closed, "the worker still runs: its loop goes on without user tasks");
+        WorkerMetrics.release("t-hold", 6702);
+        assertTrue(sink.closed);
+        WorkerMetrics.release("t-hold", 6702);   // a second release of a stopped loop is harmless
+    }
 }

@@ -5,6 +5,7 @@ import java.util.Map;
 import io.nonstopstorm.metrics.WorkerMetrics;
 import io.nonstopstorm.metrics.core.SystemIds;
 import io.nonstopstorm.metrics.core.TaskCounters;
+import org.apache.storm.Constants;
 import org.apache.storm.hooks.BaseTaskHook;
 import org.apache.storm.hooks.info.BoltExecuteInfo;
 import org.apache.storm.hooks.info.EmitInfo;
@@ -25,6 +26,7 @@ public class TrafficHook extends BaseTaskHook {
     private TaskCounters counters;
     private String topologyId;
     private int port;
+    private boolean holding;
 
     public TrafficHook() {
     }
@@ -36,6 +38,10 @@ public class TrafficHook extends BaseTaskHook {
     @Override
     public void prepare(Map<String, Object> conf, TopologyContext context) {
         String component = context.getThisComponentId();
+        if (Constants.SYSTEM_COMPONENT_ID.equals(component)) {
+            holdWorker(conf, context);
+            return;
+        }
         if (SystemIds.isSystem(component)) {
             return;
         }
@@ -70,12 +76,28 @@ public class TrafficHook extends BaseTaskHook {
         }
     }
 
+    /** Every worker runs one __system task, from its start to its shutdown: it holds the worker's loop. */
+    private void holdWorker(Map<String, Object> conf, TopologyContext context) {
+        try {
+            topologyId = context.getStormId();
+            port = context.getThisWorkerPort();
+            WorkerMetrics.hold(topologyId, port, () -> StormWorkerSetup.create(conf, context));
+            holding = true;
+        } catch (RuntimeException | LinkageError e) {
+            LOG.warn("metrics loop not held by the worker's system task: {}", e.toString(), e);
+        }
+    }
+
     @Override
     public void cleanup() {
         TaskCounters c = counters;
         counters = null;
         if (c != null && topologyId != null) {
             WorkerMetrics.unregister(topologyId, port, c);
+        }
+        if (holding) {
+            holding = false;
+            WorkerMetrics.release(topologyId, port);
         }
     }
 }
