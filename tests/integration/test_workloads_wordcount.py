@@ -2,6 +2,8 @@
 
 All four run at once (6 of the 8 slots) on the same 300 Brown sentences; every count must equal a
 direct count of those sentences: no tuple lost, none counted twice (acking on, nothing failed).
+Two more Java word counts (the last 2 slots) offer the sentences far faster than one pending sentence
+at a time can go, one measuring latency from the intended emit times and one from the actual emits.
 """
 
 from __future__ import annotations
@@ -32,6 +34,11 @@ def input_file(tmp_path_factory):
     return sentences_subset(tmp_path_factory.mktemp("wc"), SENTENCES)
 
 
+# Saturated: 300 sentences offered at once, one in flight at a time.
+SATURATED = ["topology.workers=1", "workload.par.split=1", "workload.par.count=1", "workload.rate=100000",
+             "topology.max.spout.pending=1"]
+
+
 @pytest.fixture(scope="module")
 def runs(cluster, input_file):
     started = {}
@@ -40,6 +47,10 @@ def runs(cluster, input_file):
             started[workload] = Run(cluster, workload, f"it-{workload}",
                                     [f"workload.input={input_file}", f"workload.total={SENTENCES}",
                                      "workload.rate=100", *settings])
+        for since in ("intended", "emit"):
+            started[since] = Run(cluster, "wordcount-java", f"it-latency-{since}",
+                                 [f"workload.input={input_file}", f"workload.total={SENTENCES}", *SATURATED,
+                                  f"workload.latency.from={since}"])
         yield started
     finally:
         for run in started.values():
@@ -58,6 +69,18 @@ def test_word_count_is_exact(runs, input_file, workload):
     assert {r.target_rate for r in run.series()} == {100.0}
 
 
+def test_a_saturated_feed_measures_latency_from_the_emits_when_asked(runs):
+    """From intended times, a sentence that waited its turn counts its wait (the last ones waited for
+    nearly all the others); from the emits, each counts only its own trip."""
+    got = {}
+    for since in ("intended", "emit"):
+        assert runs[since].wait_acked(SENTENCES).acked == SENTENCES
+        rows = [r for r in runs[since].series() if r.latency_n]
+        got[since] = sum(r.latency_mean_ms * r.latency_n for r in rows) / sum(r.latency_n for r in rows)
+    # Mean from intended times ~ half the run (150 trips); from the emits ~ one trip.
+    assert got["emit"] < got["intended"] / 5, got
+
+
 def test_unknown_workload_names_both_kinds(cluster):
     r = CliRunner().invoke(main, ["topology", "submit", "no-such-topology", "--home", str(cluster.spec.home)],
                            standalone_mode=False)
@@ -74,6 +97,9 @@ def test_bad_settings_are_refused_naming_the_setting_or_component(cluster, input
                         cluster.conf_dir)
     with pytest.raises(UserError, match="component 'sentences': workload.rate must be a number, got 'fast'"):
         submit_workload("wordcount-py", "it-bad", [f"workload.input={input_file}", "workload.rate=fast"],
+                        cluster.conf_dir)
+    with pytest.raises(UserError, match="workload.latency.from must be intended or emit, got 'sometimes'"):
+        submit_workload("wordcount-java", "it-bad", [f"workload.input={input_file}", "workload.latency.from=sometimes"],
                         cluster.conf_dir)
     with pytest.raises(UserError, match="workload.par.count must be >= 1"):
         submit_workload("wordcount-java", "it-bad", [f"workload.input={input_file}", "workload.par.count=-2"],

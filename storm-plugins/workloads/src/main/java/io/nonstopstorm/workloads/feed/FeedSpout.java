@@ -28,14 +28,17 @@ import org.slf4j.LoggerFactory;
  * The workloads' source and measuring point. Emits reliable tuples from a {@link Feed} (lines of a
  * file at a target rate, synthetic items at a target rate, or a replayed trace), replays failed
  * ones, and records per second: emitted, replayed, acked, failed, and the latency of every acked
- * tuple measured from its <em>intended</em> emit time (a stalled system cannot hide its delay).
+ * tuple measured from its <em>intended</em> emit time (a stalled system cannot hide its delay), or,
+ * with workload.latency.from=emit, from when it was emitted: the processing delay of a saturated
+ * topology (a rate above what it can take, bounded by max.spout.pending), whose intended times only fall behind.
  * The series goes to {@code series-<component>-<task>.jsonl} in the {@link MeasureDir}.
  *
  * <p>Conf: workload.feed (lines|generated|trace; default from the constructor), workload.rate
  * (topology-wide tuples/s, split evenly over the spout's tasks), workload.rate.schedule (a file of
  * "at_seconds rate" steps, re-read when it changes), workload.total (items in all; 0 = endless),
  * workload.input (lines file), workload.trace and workload.replay.speed, workload.keys and
- * workload.tuple.bytes (generated), workload.emit.batch (max emits per nextTuple call).
+ * workload.tuple.bytes (generated), workload.emit.batch (max emits per nextTuple call),
+ * workload.latency.from (intended|emit, default intended).
  */
 public class FeedSpout extends BaseRichSpout implements ConfValidating {
     private static final Logger LOG = LoggerFactory.getLogger(FeedSpout.class);
@@ -55,15 +58,16 @@ public class FeedSpout extends BaseRichSpout implements ConfValidating {
     private transient int batch;
     private transient long reportedBadLines;
     private transient boolean announcedEnd;
+    private transient boolean fromEmit;
 
-    /** Message id of an emitted tuple: its values and its intended emit time (System.nanoTime base). */
+    /** Message id of an emitted tuple: its values and when its latency starts (System.nanoTime base). */
     static final class Pending {
         final List<Object> values;
-        final long intendedNanos;
+        final long sinceNanos;
 
-        Pending(List<Object> values, long intendedNanos) {
+        Pending(List<Object> values, long sinceNanos) {
             this.values = values;
-            this.intendedNanos = intendedNanos;
+            this.sinceNanos = sinceNanos;
         }
     }
 
@@ -104,6 +108,7 @@ public class FeedSpout extends BaseRichSpout implements ConfValidating {
         p.intAtLeast("workload.keys", 1000, 1);
         p.intAtLeast("workload.tuple.bytes", 10, 1);
         p.intAtLeast("workload.emit.batch", 100, 1);
+        latencyFromEmit(p);
         String schedule = p.stringValue("workload.rate.schedule", null);
         if (schedule != null && Files.isReadable(Paths.get(schedule))) {
             new ScheduleFile(Paths.get(schedule)).load();
@@ -123,6 +128,7 @@ public class FeedSpout extends BaseRichSpout implements ConfValidating {
         int tasks = context.getComponentTasks(context.getThisComponentId()).size();
         long total = p.longValue("workload.total", 0);
         this.batch = p.intAtLeast("workload.emit.batch", 100, 1);
+        this.fromEmit = latencyFromEmit(p);
         this.feed = makeFeed(p, taskIndex, tasks, total);
         this.replay = new ArrayDeque<>();
         this.recorder = new SeriesRecorder(new SeriesRecorder.Gauges() {
@@ -212,11 +218,19 @@ public class FeedSpout extends BaseRichSpout implements ConfValidating {
                 break;
             }
             long intended = startNanos + (long) (t * 1e9);
-            Pending p = new Pending(feed.take(), intended);
+            Pending p = new Pending(feed.take(), fromEmit ? nowNanos : intended);
             collector.emit(p.values, p);
             inFlight++;
             recorder.emitted(nowMs);
         }
+    }
+
+    private static boolean latencyFromEmit(Params p) {
+        String from = p.stringValue("workload.latency.from", "intended");
+        if (!from.equals("intended") && !from.equals("emit")) {
+            throw new IllegalArgumentException("workload.latency.from must be intended or emit, got '" + from + "'");
+        }
+        return from.equals("emit");
     }
 
     private void onNewSecond(long nowMs, long nowNanos) {
@@ -256,7 +270,7 @@ public class FeedSpout extends BaseRichSpout implements ConfValidating {
     public void ack(Object msgId) {
         Pending p = (Pending) msgId;
         inFlight--;
-        recorder.acked(System.currentTimeMillis(), (System.nanoTime() - p.intendedNanos) / 1000);
+        recorder.acked(System.currentTimeMillis(), (System.nanoTime() - p.sinceNanos) / 1000);
     }
 
     @Override
