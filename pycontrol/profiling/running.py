@@ -4,6 +4,7 @@ benchmark."""
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,7 @@ from pycontrol.workloads import locate, series
 from pycontrol.workloads.submit import submit_workload
 
 ACKER = "__acker"
+log = logging.getLogger(__name__)
 
 
 class RunningTopology:
@@ -74,18 +76,23 @@ class RunningTopology:
     def rows(self) -> list[series.Second]:
         return series.read_series(locate.artifact_dirs(self.logs, self.id))
 
-    def kill(self, timeout_s: float = 120) -> None:
-        try:
-            if self.rest.topology_id(self.name) is None:
-                return
-            self.rest.kill(self.id, 0)
-        except RestError:
-            return
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
+    def kill(self, timeout_s: float = 120, clock: Callable[[], float] = time.monotonic) -> bool:
+        """Kills the topology and waits until Storm no longer lists it; True once it is gone. A REST call
+        that fails (a busy machine's UI timing out) is tried again until the deadline, never taken for
+        done: a measurement topology left running would load every measurement after it."""
+        deadline = clock() + timeout_s
+        asked = False
+        while True:
             try:
                 if self.rest.topology_id(self.name) is None:
-                    return
-            except RestError:
-                return
+                    return True
+                if not asked:
+                    self.rest.kill(self.id, 0)
+                    asked = True
+            except RestError as e:
+                log.warning("killing %s: %s; trying again", self.name, e)
+            if clock() >= deadline:
+                log.error("%s is still listed %.0f s after it was killed: later measurements share the "
+                          "machine with it", self.name, timeout_s)
+                return False
             self.sleep(1)
