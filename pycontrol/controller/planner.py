@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from pycontrol.controller import snapshot
 from pycontrol.controller.actions import Move
-from pycontrol.controller.policy import TopologyPolicy
+from pycontrol.controller.policy import OTD_KEYS, TopologyPolicy
 from pycontrol.errors import UserError
 from pycontrol.metrics.schema import parse_executor_key
 from pycontrol.model.live import LiveModel
@@ -24,8 +24,6 @@ from pycontrol.model.live import LiveModel
 SCHEDULERS = {"otd": "otd", "aniello-online": "aniello-online", "mba-sam": "sam"}
 # PlanCli's exit codes (pycontrol/cli/plan_cmd.py)
 _NO_PLACEMENT, _BAD_INPUT = 1, 2
-_OTD_KEYS = ("high_cpu", "low_cpu", "high_queue", "low_queue", "threshold_asc", "max_executors_per_worker",
-             "may_take_last_executor")
 
 
 class PlanningError(Exception):
@@ -50,7 +48,7 @@ def scheduler_params(policy: TopologyPolicy, model_name: str, pinned: set[str]) 
     """The PLAN-INPUT `params` of a policy's own parameters (the controller's keys left out)."""
     p = policy.params
     if policy.policy == "otd":
-        otd: dict[str, Any] = {k: p[k] for k in _OTD_KEYS if k in p}
+        otd: dict[str, Any] = {k: p[k] for k in OTD_KEYS if k in p}
         if pinned:
             otd["pinned"] = sorted(snapshot.plan_executor(e) for e in pinned)
         return {"otd": otd}

@@ -37,10 +37,11 @@ POLICIES = ("otd", "aniello-online", "mba-sam", "plan-only", "off")
 # Keys each policy reads from `params`; anything else is a mistake, named at load time rather than
 # failing every cycle in the planner. `node_cpu_background` is the controller's own (see above).
 _PLANNER_COMMON = {"node_cpu_background"}
+# OTD's own parameters, passed to the Java planner as they are (PlanInputReader's "otd" object).
+OTD_KEYS = ("high_cpu", "low_cpu", "high_queue", "low_queue", "threshold_asc", "max_executors_per_worker",
+            "may_take_last_executor")
 PARAM_KEYS: dict[str, set[str]] = {
-    "otd": {"high_cpu", "low_cpu", "high_queue", "low_queue", "threshold_asc", "max_executors_per_worker",
-            "may_take_last_executor"}
-    | _PLANNER_COMMON,
+    "otd": set(OTD_KEYS) | _PLANNER_COMMON,
     "aniello-online": {"alpha", "beta", "min_inter_node_tuples_per_s"} | _PLANNER_COMMON,
     "mba-sam": {"allocation", "min_inter_node_tuples_per_s"} | _PLANNER_COMMON,
     "plan-only": set(),
