@@ -28,11 +28,14 @@ def register(main: click.Group) -> None:
                                                                   "[default: 180; --quick: 60].")
 @click.option("--otd-seconds", type=float, default=None, help="Seconds with OTD moving executors "
                                                               "[default: 420; --quick: 150].")
-@click.option("--compute-rate", type=int, default=2000, show_default=True,
-              help="Sentences/s offered to the heavy word count (above saturation: throughput is what runs).")
-@click.option("--comm-rate", type=int, default=400, show_default=True, help="Sentences/s of the plain word count.")
-@click.option("--link-bandwidth", default="8mbit", show_default=True,
+@click.option("--compute-rate", type=int, default=100_000, show_default=True,
+              help="Sentences/s offered to the heavy word count (far above saturation: throughput is capacity).")
+@click.option("--comm-rate", type=int, default=100_000, show_default=True,
+              help="Sentences/s offered to the plain word count (far above saturation).")
+@click.option("--link-bandwidth", default="2mbit", show_default=True,
               help="Shaped inter-node links of the communication experiment (tc on netns links).")
+@click.option("--pin-nodes/--no-pin-nodes", default=True, show_default=True,
+              help="Compute experiment: pin each node to its own CPU(s), so nodes have separate capacity.")
 @click.option("--band", type=float, default=0.15, show_default=True,
               help="Compute experiment: OTD's high/low CPU thresholds are the default phase's mean worker "
                    "share x (1 +- band).")
@@ -45,15 +48,15 @@ def register(main: click.Group) -> None:
 @click.option("--home", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_HOME, show_default=True,
               help="Directory for the clusters (one subdirectory per experiment; logs are kept).")
 @click.option("--port-base", type=int, default=19500, show_default=True, help="Port base of the clusters.")
-def otd(quick, parts, default_seconds, otd_seconds, compute_rate, comm_rate, link_bandwidth, band, control, sizes,
-        out, home, port_base) -> None:
+def otd(quick, parts, default_seconds, otd_seconds, compute_rate, comm_rate, link_bandwidth, pin_nodes, band,
+        control, sizes, out, home, port_base) -> None:
     """The paper's OTD experiment side by side with Storm's default placement: the computation-intensive
     heavy word count (worker CPU, throughput), the communication-intensive word count on shaped links
     (inter-node share, throughput, latency), and one OTD round's time as executors x workers grow."""
     from pycontrol.bench.otd.runner import make_options, run_benchmark
 
     opts = make_options(quick, parts, default_seconds, otd_seconds, compute_rate, comm_rate, link_bandwidth, band,
-                        sizes, control)
+                        sizes, control, pin_nodes)
     default_out = DEFAULT_OUT / ("quick" if quick else "") if not control else (
         DEFAULT_OUT / ("quick-control" if quick else "control"))
     out = (out or default_out).resolve()

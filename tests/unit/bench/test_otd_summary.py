@@ -151,6 +151,23 @@ def test_both_experiments_deploy_with_plain_shuffle():
         assert "topology.disable.loadaware.messaging=true" in exp.settings
 
 
+def test_both_experiments_saturate_and_time_latency_from_the_emits():
+    """Offered far more than the cluster takes, throughput is the placement's capacity; latency from
+    intended times would only grow with the backlog, so it is measured from the emits."""
+    from pycontrol.bench.otd.runner import comm_experiment, compute_experiment
+    for exp in (compute_experiment(make_options(True)), comm_experiment(make_options(True))):
+        settings = dict(x.split("=", 1) for x in exp.settings)
+        assert settings["workload.latency.from"] == "emit"
+        assert int(settings["topology.max.spout.pending"]) > 0 and float(settings["workload.rate"]) >= 10_000
+
+
+def test_nodes_get_equal_disjoint_cpu_sets_or_none():
+    from pycontrol.bench.otd.runner import node_cpus
+    assert node_cpus(2, [0, 1]) == ((0,), (1,))
+    assert node_cpus(2, [0, 1, 2, 3, 4]) == ((0, 1), (2, 3))
+    assert node_cpus(2, [5]) == ()
+
+
 def test_scaling_sizes_and_per_pair_times():
     assert parse_sizes(" 4x12, 10x100 ") == "4x12,10x100"
     with pytest.raises(UserError):
