@@ -1,5 +1,5 @@
-"""A second, short-lived cluster in network namespaces: shaped links, a crash left behind and
-cleaned by the next `up`, and a `down` that leaves no process, namespace or link."""
+"""A second, short-lived cluster in network namespaces: shaped links, nodes pinned to CPUs, a crash left
+behind and cleaned by the next `up`, and a `down` that leaves no process, namespace or link."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 
 from pycontrol.cluster import manager, network, processes
 from pycontrol.cluster.spec import make_spec
+from pycontrol.metrics.zk import MetricsZk
 from pycontrol.storm import placement, submit
 from pycontrol.storm.rest import StormRest
 from tests.conftest import TEST_PORT_BASE, assert_nothing_left, wait_for
@@ -20,8 +21,10 @@ pytestmark = [pytest.mark.cluster, pytest.mark.slow,
 
 
 def test_netns_cluster_shaped_links_crash_recovery_and_clean_down(tmp_path):
+    cpus = sorted(os.sched_getaffinity(0))
+    # node1 on the first CPU, node2 on the last (the same one on a 1-CPU machine: pins may overlap).
     spec = make_spec(tmp_path / "nscluster", nodes=2, slots=2, network="netns",
-                     link_bandwidth="200mbit", port_base=TEST_PORT_BASE + 1000)
+                     link_bandwidth="200mbit", port_base=TEST_PORT_BASE + 1000, node_cpus=f"{cpus[0]};{cpus[-1]}")
     first = manager.up(spec, timeout_s=300)
     try:
         rest = StormRest(spec.ui_url)
@@ -42,6 +45,18 @@ def test_netns_cluster_shaped_links_crash_recovery_and_clean_down(tmp_path):
         assert set(hosts) == {n.host for n in spec.node_specs}
         assert wait_for("400 acked", lambda: placement.acked(rest, topo_id) >= 400, 180, poll_s=2)
 
+        # Pinned nodes: each node's workers run on its CPU only, and its metrics report that one CPU.
+        pinned = {port: n.cpus for n in spec.node_specs for port in n.slot_ports}
+        workers = _worker_cpus(spec.home)
+        assert workers and all(workers[port] == pinned[port] for port in workers), (workers, pinned)
+        mz = MetricsZk(f"{spec.control_host}:{spec.zk_port}")
+        assert mz.start(30)
+        try:
+            docs = wait_for("metrics of both workers", lambda: len(d := mz.read(topo_id).docs) == 2 and d, 120)
+            assert {d.node_cpu_count for d in docs.values()} == {1}
+        finally:
+            mz.stop()
+
         # A crash: Nimbus dies and nobody runs `down`. The next `up` must notice and start clean.
         nimbus = next(p for p in first.processes if p.role == "nimbus")
         os.kill(nimbus.pid, signal.SIGKILL)
@@ -54,3 +69,16 @@ def test_netns_cluster_shaped_links_crash_recovery_and_clean_down(tmp_path):
         manager.down(spec.home)
     assert_nothing_left(spec)
     assert network.leftovers(spec) == []
+
+
+def _worker_cpus(home) -> dict[int, tuple[int, ...]]:
+    """Slot port -> the CPUs each of this cluster's worker JVMs may run on (/proc/<pid>/status)."""
+    import psutil
+    out = {}
+    for p in psutil.process_iter(["cmdline"]):
+        cmd = p.info["cmdline"] or []
+        if "org.apache.storm.daemon.worker.Worker" not in cmd or not any(str(home) in a for a in cmd):
+            continue
+        port = next(int(a.split("=", 1)[1]) for a in cmd if a.startswith("-Dworker.port="))
+        out[port] = tuple(sorted(p.cpu_affinity()))
+    return out
