@@ -34,9 +34,10 @@ def input_file(tmp_path_factory):
     return sentences_subset(tmp_path_factory.mktemp("wc"), SENTENCES)
 
 
-# Saturated: 300 sentences offered at once, one in flight at a time.
+# Saturated: 300 sentences offered at once, one in flight at a time (the spout emits up to
+# workload.emit.batch per nextTuple call whatever max.spout.pending says, so the batch is 1 too).
 SATURATED = ["topology.workers=1", "workload.par.split=1", "workload.par.count=1", "workload.rate=100000",
-             "topology.max.spout.pending=1"]
+             "topology.max.spout.pending=1", "workload.emit.batch=1"]
 
 
 @pytest.fixture(scope="module")

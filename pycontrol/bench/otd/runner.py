@@ -1,6 +1,6 @@
 """`pycontrol bench otd`: the paper's OTD experiment side by side with Storm's default placement.
 
-(a) compute: the heavy word count (split computes harmonic numbers, per-key cost drifting): average
+(a) compute: the heavy word count (split computes harmonic numbers; no cost drift, see NO_DRIFT_S): average
     worker CPU and throughput, default vs OTD (targets: CPU +51 %, throughput +14 %). Each node is
     pinned to its own CPU (--node-cpus), so a node's capacity is its own, as on separate machines.
 (b) comm: the plain word count on shaped inter-node links (--network netns, --link-bandwidth):
@@ -123,7 +123,7 @@ def comm_experiment(opts: Options) -> Experiment:
 
 
 def node_cpus(nodes: int, cpus: list[int]) -> tuple[tuple[int, ...], ...]:
-    """The CPUs dealt out to the nodes in turn, an equal number each (the rest unused); () when there are
+    """Consecutive blocks of the CPUs, an equal number per node (any remainder unused); () when there are
     fewer CPUs than nodes."""
     each = len(cpus) // nodes
     if each < 1:
