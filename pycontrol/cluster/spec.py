@@ -133,7 +133,7 @@ def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopba
     if not re.fullmatch(r"[a-z][a-z0-9-]{0,15}", name):
         raise UserError(f"cluster name must be lowercase letters, digits and '-', got '{name}'")
 
-    pinned = parse_node_cpus(node_cpus, nodes) if isinstance(node_cpus, str) else tuple(node_cpus or ())
+    pinned = parse_node_cpus(node_cpus) if isinstance(node_cpus, str) else tuple(node_cpus or ())
     if pinned and len(pinned) != nodes:
         raise UserError(f"--node-cpus gives CPUs for {len(pinned)} nodes, the cluster has {nodes}")
     base = ClusterSpec(home=home, nodes=nodes, slots=slots, network=network, link_bandwidth=link_bandwidth,
@@ -153,7 +153,7 @@ def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopba
     return ClusterSpec(**{**base.__dict__, "node_specs": tuple(node_specs)})
 
 
-def parse_node_cpus(text: str, nodes: int) -> tuple[tuple[int, ...], ...]:
+def parse_node_cpus(text: str) -> tuple[tuple[int, ...], ...]:
     """"0;1" or "0-1;2,3" -> one CPU list per node, separated by ';' ("" = not pinned). Lists may
     overlap (nodes then share those CPUs); whether the CPUs exist is checked when the cluster starts."""
     if not text.strip():
@@ -169,8 +169,6 @@ def parse_node_cpus(text: str, nodes: int) -> tuple[tuple[int, ...], ...]:
             lo = int(m.group(1))
             cpus.update(range(lo, int(m.group(2) or lo) + 1))
         out.append(tuple(sorted(cpus)))
-    if len(out) != nodes:
-        raise UserError(f"--node-cpus gives CPUs for {len(out)} nodes, the cluster has {nodes}: '{text}'")
     return tuple(out)
 
 
