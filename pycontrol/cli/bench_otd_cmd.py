@@ -21,13 +21,13 @@ def register(main: click.Group) -> None:
 
 
 @click.command("otd")
-@click.option("--quick", is_flag=True, help="Short check (~10-17 min): 60 s default + 150 s OTD per experiment, "
+@click.option("--quick", is_flag=True, help="Short check (~15-20 min): 60 s default + 240 s OTD per experiment, "
                                             "small scaling sizes.")
 @click.option("--parts", default="all", show_default=True, help="Comma-separated: compute, comm, scaling (or all).")
 @click.option("--default-seconds", type=float, default=None, help="Seconds under Storm's default placement "
                                                                   "[default: 180; --quick: 60].")
 @click.option("--otd-seconds", type=float, default=None, help="Seconds with OTD moving executors "
-                                                              "[default: 420; --quick: 150].")
+                                                              "[default: 420; --quick: 240].")
 @click.option("--compute-rate", type=int, default=100_000, show_default=True,
               help="Sentences/s offered to the heavy word count (far above saturation: throughput is capacity).")
 @click.option("--comm-rate", type=int, default=100_000, show_default=True,
@@ -36,9 +36,10 @@ def register(main: click.Group) -> None:
               help="Shaped inter-node links of the communication experiment (tc on netns links).")
 @click.option("--pin-nodes/--no-pin-nodes", default=True, show_default=True,
               help="Compute experiment: pin each node to its own CPU(s), so nodes have separate capacity.")
-@click.option("--band", type=float, default=0.15, show_default=True,
-              help="Compute experiment: OTD's high/low CPU thresholds are the default phase's mean worker "
-                   "share x (1 +- band).")
+@click.option("--band", type=float, default=None,
+              help="Compute experiment: set OTD's high/low CPU thresholds to the default phase's mean worker "
+                   "share x (1 +- band) instead of the fixed 0.85 / 0.8 [default: fixed; with "
+                   "--no-pin-nodes: 0.15].")
 @click.option("--control", is_flag=True,
               help="Warm-up control: phase 2 only observes (no moves), so the change between the phases "
                    "that is not OTD's shows (default out: results/otd/control, --quick: quick-control).")

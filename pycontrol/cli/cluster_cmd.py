@@ -31,6 +31,9 @@ def cluster() -> None:
 @click.option("--node-cpus", default=None, metavar="LISTS",
               help="Pin each node (its supervisor and workers) to CPUs, one list per node separated by ';', "
                    "e.g. '0;1' or '0-1;2-3': each node then has its own CPUs, like separate machines.")
+@click.option("--node-slots", default=None, metavar="COUNTS",
+              help="A slot count per node, separated by ';', e.g. '1;5', when the nodes differ (this "
+                   "replaces --slots).")
 @click.option("--port-base", default=17000, show_default=True,
               help="ZooKeeper on this port, Nimbus +1, UI +2, node i at +100+20(i-1).")
 @click.option("--timeout", default=240, show_default=True, help="Seconds to wait for the cluster to be ready.")
@@ -39,15 +42,17 @@ def cluster() -> None:
 @click.option("--conf", "conf", multiple=True, metavar="KEY=VALUE",
               help="Extra storm.yaml key for every daemon and worker (YAML value), e.g. "
                    "nonstop.migration.worker.sync.ms=500; repeatable.")
-def up(home, nodes, slots, network, link_bandwidth, link_delay, node_cpus, port_base, timeout, migration,
-       conf) -> None:
+def up(home, nodes, slots, network, link_bandwidth, link_delay, node_cpus, node_slots, port_base, timeout,
+       migration, conf) -> None:
     """Start the cluster and wait until every supervisor and slot is registered."""
     spec = make_spec(resolve_home(home), nodes=nodes, slots=slots, network=network,
                      link_bandwidth=link_bandwidth, link_delay_ms=link_delay, port_base=port_base,
-                     migration=migration, extra_conf=parse_conf_settings(conf), node_cpus=node_cpus)
+                     migration=migration, extra_conf=parse_conf_settings(conf), node_cpus=node_cpus,
+                     node_slots=node_slots)
     state = manager.up(spec, timeout_s=timeout, echo=click.echo)
     st = manager.status(spec.home)
-    click.echo(f"cluster ready in {state.ready_after_s} s: {nodes} nodes x {slots} slots ({network})")
+    per_node = "/".join(str(len(n.slot_ports)) for n in spec.node_specs)
+    click.echo(f"cluster ready in {state.ready_after_s} s: {nodes} nodes, {per_node} slots ({network})")
     _print_status(st)
 
 

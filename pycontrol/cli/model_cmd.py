@@ -98,7 +98,7 @@ def build_cmd(task, threads, max_minutes, out, log_file, start_rate, trial_secs,
     if state is None:
         raise UserError("no local cluster running: start one with `pycontrol cluster up`")
     spec = state.spec
-    slots = spec.nodes * spec.slots
+    slots = spec.total_slots
     if slot_memory_mb is None:
         slot_memory_mb = round(machine_facts()["memory_mb"] / slots)
     try:

@@ -102,7 +102,7 @@ def _cluster_ready(rest: StormRest, spec: ClusterSpec) -> bool:
     except RestError:
         return False
     return (len(sups) == spec.nodes
-            and sum(int(s.get("slotsTotal", 0)) for s in sups) == spec.nodes * spec.slots)
+            and sum(int(s.get("slotsTotal", 0)) for s in sups) == spec.total_slots)
 
 
 def _clean_dirs(layout: Layout, spec: ClusterSpec) -> None:
@@ -157,7 +157,7 @@ def up(spec: ClusterSpec, timeout_s: float = 240.0, echo: Callable[[str], None] 
             state.processes.append(processes.start(c, layout.process_log(c.name)))
             state.save(layout)
         rest = StormRest(spec.ui_url, timeout_s=5)
-        _wait(f"{spec.nodes} supervisors with {spec.nodes * spec.slots} slots in the REST API",
+        _wait(f"{spec.nodes} supervisors with {spec.total_slots} slots in the REST API",
               lambda: _cluster_ready(rest, spec), state.processes, deadline)
     except BaseException:
         # Whatever failed (or Ctrl-C), leave nothing behind.

@@ -50,6 +50,9 @@ class ClusterSpec:
     link_delay_ms: float | None = None
     # Per node, the CPUs it is pinned to (its "machine"); () = every node runs on any CPU.
     node_cpus: tuple[tuple[int, ...], ...] = ()
+    # Per node, its slot count when the nodes differ (a node with fewer slots, as on a smaller machine);
+    # () = every node has `slots`.
+    node_slots: tuple[int, ...] = ()
     port_base: int = 17000
     subnet: str = "10.231.170.0/24"     # netns mode only; exists only on our bridge and namespaces
     name: str = "local"
@@ -91,6 +94,10 @@ class ClusterSpec:
         """Short id for interface names (15 chars max in Linux): derived from the port base."""
         return f"{self.port_base % 10000:04d}"
 
+    @property
+    def total_slots(self) -> int:
+        return sum(self.node_slots) if self.node_slots else self.nodes * self.slots
+
     def all_ports(self) -> list[int]:
         ports = [self.zk_port, self.nimbus_port, self.ui_port]
         for n in self.node_specs:
@@ -108,7 +115,8 @@ def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopba
               link_bandwidth: str | None = None, link_delay_ms: float | None = None,
               port_base: int = 17000, subnet: str | None = None, name: str = "local",
               migration: bool = True, extra_conf: Mapping[str, Any] | None = None,
-              node_cpus: str | tuple[tuple[int, ...], ...] | None = None) -> ClusterSpec:
+              node_cpus: str | tuple[tuple[int, ...], ...] | None = None,
+              node_slots: str | tuple[int, ...] | None = None) -> ClusterSpec:
     """Validate the user's choices and derive every node's address and ports."""
     if network not in NETWORKS:
         raise UserError(f"--network must be one of {', '.join(NETWORKS)}, got '{network}'")
@@ -136,19 +144,26 @@ def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopba
     pinned = parse_node_cpus(node_cpus) if isinstance(node_cpus, str) else tuple(node_cpus or ())
     if pinned and len(pinned) != nodes:
         raise UserError(f"--node-cpus gives CPUs for {len(pinned)} nodes, the cluster has {nodes}")
+    counts = parse_node_slots(node_slots) if isinstance(node_slots, str) else tuple(node_slots or ())
+    if counts and len(counts) != nodes:
+        raise UserError(f"--node-slots gives slot counts for {len(counts)} nodes, the cluster has {nodes}")
+    bad = [c for c in counts if not 1 <= c <= MAX_SLOTS]
+    if bad:
+        raise UserError(f"--node-slots: every node needs between 1 and {MAX_SLOTS} slots, got {bad[0]}")
     base = ClusterSpec(home=home, nodes=nodes, slots=slots, network=network, link_bandwidth=link_bandwidth,
-                       link_delay_ms=link_delay_ms, node_cpus=pinned, port_base=port_base, subnet=subnet, name=name,
-                       migration=migration, extra_conf=_extra_conf(extra_conf or {}))
+                       link_delay_ms=link_delay_ms, node_cpus=pinned, node_slots=counts, port_base=port_base,
+                       subnet=subnet, name=name, migration=migration, extra_conf=_extra_conf(extra_conf or {}))
     node_specs = []
     for i in range(1, nodes + 1):
         first = port_base + 100 + (i - 1) * NODE_PORT_STRIDE
+        own = counts[i - 1] if counts else slots
         if network == "netns":
             host = str(net.network_address + 10 + i)
             ns, veth = f"nonstop-{base.tag}-node{i}", f"nst{base.tag}h{i}"
         else:
             host, ns, veth = f"127.0.0.{10 + i}", None, None
         node_specs.append(NodeSpec(index=i, name=f"node{i}", host=host, thrift_port=first,
-                                   slot_ports=tuple(range(first + 1, first + 1 + slots)), netns=ns, veth_host=veth,
+                                   slot_ports=tuple(range(first + 1, first + 1 + own)), netns=ns, veth_host=veth,
                                    cpus=pinned[i - 1] if pinned else ()))
     return ClusterSpec(**{**base.__dict__, "node_specs": tuple(node_specs)})
 
@@ -169,6 +184,20 @@ def parse_node_cpus(text: str) -> tuple[tuple[int, ...], ...]:
             lo = int(m.group(1))
             cpus.update(range(lo, int(m.group(2) or lo) + 1))
         out.append(tuple(sorted(cpus)))
+    return tuple(out)
+
+
+def parse_node_slots(text: str) -> tuple[int, ...]:
+    """"1;5" -> one slot count per node, separated by ';' ("" = every node has --slots). The range is
+    checked by make_spec."""
+    if not text.strip():
+        return ()
+    out = []
+    for part in text.split(";"):
+        if not re.fullmatch(r"\s*\d+\s*", part):
+            raise UserError(f"--node-slots: '{part.strip()}' in '{text}' is not a slot count "
+                            f"(one count per node, separated by ';', e.g. 1;5)")
+        out.append(int(part))
     return tuple(out)
 
 
@@ -204,4 +233,5 @@ def spec_from_dict(d: dict) -> ClusterSpec:
     """Inverse of to_dict, for the state file."""
     return make_spec(Path(d["home"]), d["nodes"], d["slots"], d["network"], d["link_bandwidth"],
                      d["link_delay_ms"], d["port_base"], d["subnet"], d["name"], d.get("migration", True),
-                     dict(d.get("extra_conf") or ()), tuple(tuple(c) for c in d.get("node_cpus") or ()))
+                     dict(d.get("extra_conf") or ()), tuple(tuple(c) for c in d.get("node_cpus") or ()),
+                     tuple(d.get("node_slots") or ()))

@@ -1,4 +1,5 @@
-"""A second, short-lived cluster in network namespaces: shaped links, nodes pinned to CPUs, a crash left
+"""A second, short-lived cluster in network namespaces: shaped links, nodes pinned to CPUs and with
+different slot counts, a crash left
 behind and cleaned by the next `up`, and a `down` that leaves no process, namespace or link."""
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ pytestmark = [pytest.mark.cluster, pytest.mark.slow,
 def test_netns_cluster_shaped_links_crash_recovery_and_clean_down(tmp_path):
     cpus = sorted(os.sched_getaffinity(0))
     # node1 on the first CPU, node2 on the last (the same one on a 1-CPU machine: pins may overlap).
-    spec = make_spec(tmp_path / "nscluster", nodes=2, slots=2, network="netns",
-                     link_bandwidth="200mbit", port_base=TEST_PORT_BASE + 1000, node_cpus=f"{cpus[0]};{cpus[-1]}")
+    spec = make_spec(tmp_path / "nscluster", nodes=2, network="netns", link_bandwidth="200mbit",
+                     port_base=TEST_PORT_BASE + 1000, node_cpus=f"{cpus[0]};{cpus[-1]}", node_slots="1;2")
     first = manager.up(spec, timeout_s=300)
     try:
         rest = StormRest(spec.ui_url)
-        assert sorted(s["host"] for s in rest.supervisors()) == [n.host for n in spec.node_specs]
+        # Each supervisor offers its own node's slots.
+        assert sorted((s["host"], int(s["slotsTotal"])) for s in rest.supervisors()) == \
+            [(spec.node_specs[0].host, 1), (spec.node_specs[1].host, 2)]
         for n in spec.node_specs:
             q = subprocess.run(["ip", "netns", "exec", n.netns, "tc", "qdisc", "show", "dev", network.NODE_IF],
                                capture_output=True, text=True).stdout

@@ -144,7 +144,8 @@ def run_experiment(spec: ClusterSpec, exp: Experiment, echo: Callable[[str], Non
                    metrics_port: int = 0, stop: threading.Event | None = None) -> RunData:
     """Brings the cluster up, runs both phases and takes it down (unless keep), whatever happened."""
     stop = stop or threading.Event()
-    echo(f"bringing up {spec.nodes} nodes x {spec.slots} slots ({spec.network}"
+    per_node = "/".join(str(len(n.slot_ports)) for n in spec.node_specs)
+    echo(f"bringing up {spec.nodes} nodes with {per_node} slots ({spec.network}"
          f"{', links ' + spec.link_bandwidth if spec.link_bandwidth else ''}) under {spec.home}")
     state = manager.up(spec, echo=echo)
     echo(f"cluster ready in {state.ready_after_s} s; UI REST at {spec.ui_url}")

@@ -161,6 +161,20 @@ def test_both_experiments_saturate_and_time_latency_from_the_emits():
         assert int(settings["topology.max.spout.pending"]) > 0 and float(settings["workload.rate"]) >= 10_000
 
 
+def test_the_compute_experiment_fills_every_slot_of_its_uneven_nodes_with_fixed_thresholds_when_pinned():
+    """One worker per slot, so Storm's default spreads the executors over all six workers, five of them on
+    one node; pinned nodes make the worker shares absolute, so the thresholds are fixed, and only
+    unpinned nodes (or --band) calibrate them."""
+    from pycontrol.bench.otd.runner import COMPUTE_NODE_SLOTS, compute_experiment
+    exp = compute_experiment(make_options(True))
+    settings = dict(x.split("=", 1) for x in exp.settings)
+    assert int(settings["topology.workers"]) == sum(COMPUTE_NODE_SLOTS) and len(set(COMPUTE_NODE_SLOTS)) == 2
+    assert int(settings["workload.par.split"]) % int(settings["topology.workers"]) == 0
+    assert exp.calibrate_band is None and exp.otd_params["low_cpu"] < exp.otd_params["high_cpu"]
+    assert compute_experiment(make_options(True, pin_nodes=False)).calibrate_band == 0.15
+    assert compute_experiment(make_options(True, band=0.2)).calibrate_band == 0.2
+
+
 def test_nodes_get_equal_disjoint_cpu_sets_or_none():
     from pycontrol.bench.otd.runner import node_cpus
     assert node_cpus(2, [0, 1]) == ((0,), (1,))

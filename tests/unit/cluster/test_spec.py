@@ -65,6 +65,38 @@ def test_bad_node_cpus_are_refused_with_the_option_named(text, fragment):
         make_spec(Path("/tmp/x"), nodes=2, node_cpus=text)
 
 
+def test_node_slots_give_each_node_its_own_slot_ports_and_survive_the_state_file():
+    spec = make_spec(Path("/tmp/x"), nodes=2, slots=4, node_slots=" 1; 5")
+    assert [len(n.slot_ports) for n in spec.node_specs] == [1, 5]
+    assert spec.total_slots == 6
+    ports = spec.all_ports()
+    assert len(ports) == len(set(ports)) == 3 + 2 + 6
+    assert spec_from_dict(spec.to_dict()) == spec
+    assert make_spec(Path("/tmp/x"), nodes=2, slots=3).total_slots == 6
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("5", "slot counts for 1 nodes, the cluster has 2"),
+    ("1;x", "'x' in '1;x' is not a slot count"),
+    ("1;", "'' in '1;'"),
+    ("0;4", "between 1 and 19 slots, got 0"),
+    ("4;20", "got 20"),
+])
+def test_bad_node_slots_are_refused_with_the_option_named(text, fragment):
+    with pytest.raises(UserError, match=fragment):
+        make_spec(Path("/tmp/x"), nodes=2, node_slots=text)
+
+
+def test_a_node_s_storm_yaml_lists_its_own_slot_ports():
+    from pycontrol.cluster import storm_conf
+    from pycontrol.cluster.layout import Layout
+    spec = make_spec(Path("/tmp/x"), nodes=2, node_slots="2;1", port_base=20000)
+    n1, n2 = spec.node_specs
+    layout = Layout(spec.home)
+    assert storm_conf.node_conf(spec, layout, n1)["supervisor.slots.ports"] == [20101, 20102]
+    assert storm_conf.node_conf(spec, layout, n2)["supervisor.slots.ports"] == [20121]
+
+
 def test_only_a_pinned_node_s_supervisor_carries_cpus():
     from pycontrol.cluster import daemons
     from pycontrol.cluster.layout import Layout
