@@ -21,13 +21,13 @@ def register(main: click.Group) -> None:
 
 
 @click.command("otd")
-@click.option("--quick", is_flag=True, help="Short check (~15-20 min): 60 s default + 240 s OTD per experiment, "
+@click.option("--quick", is_flag=True, help="Short check (~25 min): 60 s default + 480 s OTD per experiment, "
                                             "small scaling sizes.")
 @click.option("--parts", default="all", show_default=True, help="Comma-separated: compute, comm, scaling (or all).")
 @click.option("--default-seconds", type=float, default=None, help="Seconds under Storm's default placement "
                                                                   "[default: 180; --quick: 60].")
 @click.option("--otd-seconds", type=float, default=None, help="Seconds with OTD moving executors "
-                                                              "[default: 420; --quick: 240].")
+                                                              "[default: 720; --quick: 480].")
 @click.option("--compute-rate", type=int, default=100_000, show_default=True,
               help="Sentences/s offered to the heavy word count (far above saturation: throughput is capacity).")
 @click.option("--comm-rate", type=int, default=100_000, show_default=True,

@@ -35,6 +35,7 @@ from pycontrol.profiling.trials import ProfilingError, RateFile, TrialRunner, Tr
 from pycontrol.profiling.usage import WorkerUsage
 from pycontrol.sizing import deploy
 from pycontrol.storm.rest import StormRest
+from pycontrol.workloads.submit import EVEN_SHUFFLE
 
 RUN_LOG_KIND = "nonstop-profile-run"
 RUN_LOG_VERSION = 1
@@ -88,6 +89,10 @@ def harness_settings(tau: int, rate_file: Path, warm_rate: float, extra: tuple[s
             f"workload.par.{TASK_COMPONENT}={tau}", "topology.workers=2",
             # A trial's backlog must not time out and be replayed before it drains.
             "topology.message.timeout.secs=300",
+            # Plain shuffle, as the sizing deployments have (deploy.py): the model must be measured the way
+            # the allocations run. Storm's load-aware shuffle picks the task's threads at random, so some
+            # queue while others idle, and the waiting stand-ins looked unstable at half their capacity.
+            EVEN_SHUFFLE,
             f"{deploy.SCHEDULER_KEY}=slot-aware", f"{deploy.SAM_KEY}={json.dumps(allocation)}", *extra]
 
 

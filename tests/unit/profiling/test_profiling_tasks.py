@@ -45,3 +45,10 @@ def test_the_task_is_one_full_bundle_and_the_rest_shares_another_slot():
     assert all("bundle" not in v for v in shared)
     assert sum(v["cpu"] for v in shared) <= 1.0 and all(v["cpu"] > 0 for v in shared)  # never on the task's slot
     assert s["workload.pi.digits"] == "10"
+
+
+def test_the_harness_shuffles_plainly_as_the_sized_deployments_do():
+    """A model measured under Storm's load-aware (random) shuffle does not describe the allocations,
+    which deploy with plain shuffle (sizing/deploy.py)."""
+    s = dict(x.split("=", 1) for x in harness_settings(2, Path("/r/x.rate"), 1.0, ()))
+    assert s["topology.disable.loadaware.messaging"] == "true"
