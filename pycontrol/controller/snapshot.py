@@ -80,19 +80,31 @@ def _background(model: LiveModel, host: str) -> float:
 
 def worker_shares(model: LiveModel, count_background: bool = True) -> dict[str, float]:
     """A worker's measured load as a share of its even part of its node's room (OTD's worker CPU):
-    load_cores / (room / the topology's workers on that node). Workers without a measured load or on a
-    node of unknown size are left out (the Java side then derives a share from executor CPU)."""
+    load_cores / (room / the topology's workers on that node), but never below its node's use of that room
+    (the topology's load there / room). Workers on one node share its CPUs, so on a busy node a worker
+    that happens to use less than its part has no room to take more: counted as low, it drew OTD's moves
+    back onto a saturated node, and back again (results/otd/quick-compute-uneven-480). Workers without a
+    measured load or on a node of unknown size are left out (the Java side then derives a share from
+    executor CPU)."""
     slots = set(placement(model).values())
     per_node: dict[str, int] = defaultdict(int)
+    node_load: dict[str, float] = defaultdict(float)
     for s in slots:
         per_node[node_of(s)] += 1
+        w = model.workers.get(s)
+        if w is not None and w.load_cores is not None:
+            node_load[node_of(s)] += w.load_cores
     out = {}
     for s in sorted(slots):
         w = model.workers.get(s)
-        room = _node_room(model, node_of(s), count_background)
+        host = node_of(s)
+        room = _node_room(model, host, count_background)
         if w is None or w.load_cores is None or room is None:
             continue
-        share = w.load_cores / (room / per_node[node_of(s)]) if room > 0 else SATURATED_SHARE
+        if room > 0:
+            share = max(w.load_cores / (room / per_node[host]), node_load[host] / room)
+        else:
+            share = SATURATED_SHARE
         out[s] = round(min(share, SATURATED_SHARE), 4)
     return out
 

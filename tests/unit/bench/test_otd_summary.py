@@ -54,6 +54,19 @@ def test_windows_average_samples_and_seconds_inside_them_only():
     assert w["latency_p50_ms"] == 15.0                   # ... but has no latency
 
 
+def test_a_worker_otd_emptied_counts_as_a_worker_using_nothing():
+    """Three workers before; OTD moves the last executor off one. Its CPU is 0, not left out."""
+    samples = [s(0, {"a": 0.3, "b": 0.3, "c": 0.3}, 0.5),
+               s(20, {"a": 0.6, "b": 0.6}, 0.5, "otd")]
+    doc = summary.summarise(samples, [sec(0, 10), sec(20, 10)], [], {"default": (0, 10), "otd": (10, 30)})
+    assert doc["workers"] == 3
+    assert doc["default"]["worker_cpu_mean"] == 0.3 and doc["otd"]["worker_cpu_mean"] == 0.4
+    assert doc["change_pct"]["worker_cpu_mean"] == pytest.approx(33.3)
+    assert doc["otd"]["worker_cpu_cv"] == pytest.approx(0.7071, abs=1e-4)
+    series = summary.plot_series(samples, [], [], 0)
+    assert series["worker_cpu_mean"]["y"] == pytest.approx([0.3, 0.4])
+
+
 def test_an_empty_window_has_unknown_figures_and_no_change():
     w = summary.window_stats([], [], 0, 10)
     assert w["throughput"] is None and w["worker_cpu_cv"] is None
@@ -97,8 +110,9 @@ def test_plot_series_are_relative_to_the_start_and_skip_unknown_points():
     got = summary.plot_series(samples, seconds, [{"at": 107.5}], t0=100, phase_switch=104)
     assert got["throughput"] == {"x": [0, 1], "y": [5, 0]}
     assert got["latency_p50_ms"] == {"x": [0], "y": [12.0]}
-    assert got["worker_cpu_mean"] == {"x": [5, 10], "y": [1.0, 2.0]}
-    assert got["worker_cpu_cv"] == {"x": [10], "y": [0.5]}
+    # The sample at 105 lacks worker b: it counts as a worker using nothing.
+    assert got["worker_cpu_mean"] == {"x": [5, 10], "y": [0.5, 2.0]}
+    assert got["worker_cpu_cv"] == {"x": [5, 10], "y": [1.0, 0.5]}
     assert got["inter_node_share"] == {"x": [5], "y": [0.5]}
     assert got["moves"] == [7.5] and got["phase_switch"] == 4
 

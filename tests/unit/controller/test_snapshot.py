@@ -41,6 +41,19 @@ def test_other_processes_can_be_ignored_and_a_full_node_saturates_its_workers():
     assert "cpu_background" not in snapshot.plan_input(m, count_background=False)["cluster"]["nodes"][0]
 
 
+def test_a_worker_on_a_busy_node_is_as_busy_as_its_node():
+    """Two workers share a node's CPU: the one using less than its part has no room while the other takes
+    the rest, so its share is the node's use; with room left on the node, each counts its own load."""
+    C = "10.0.0.1:6701"
+    placement = {"[1-1]": A, "[2-2]": C, "[3-3]": B}
+    busy = model(placement, {}, components={"[1-1]": "split", "[2-2]": "split", "[3-3]": "split"},
+                 dag=[], worker_load={A: 0.65, C: 0.3, B: 0.2}, node_cpus=1)
+    assert snapshot.worker_shares(busy, count_background=False) == {A: 1.3, C: 0.95, B: 0.2}
+    idle = model(placement, {}, components={"[1-1]": "split", "[2-2]": "split", "[3-3]": "split"},
+                 dag=[], worker_load={A: 0.3, C: 0.1, B: 0.2}, node_cpus=1)
+    assert snapshot.worker_shares(idle, count_background=False) == {A: 0.6, C: 0.4, B: 0.2}
+
+
 def test_a_cyclic_dag_is_sent_without_edges():
     m = wc()
     m.components.add_edge("count", "spout", inputs=[], grouping="shuffle", tuples_per_s=0.0)
