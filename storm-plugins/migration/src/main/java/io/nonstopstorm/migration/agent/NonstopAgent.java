@@ -55,6 +55,7 @@ public final class NonstopAgent {
                 .visit(advice(WorkerAdvice.StateCreated.class).on(isConstructor()))
                 .visit(advice(WorkerAdvice.AssignmentCheck.class).on(named("suicideIfLocalAssignmentsChanged")))
                 .visit(advice(WorkerAdvice.Refresh.class).on(named("refreshConnections").and(takesArguments(0))))
+                .visit(advice(WorkerAdvice.AssignmentRead.class).on(named("getLocalAssignment").and(takesArguments(2))))
                 .visit(advice(WorkerAdvice.LocalBatch.class).on(named("transferLocalBatch")))
                 .visit(advice(WorkerAdvice.StormActive.class).on(named("refreshStormActive").and(takesArguments(1)))))
             .type(named("org.apache.storm.daemon.worker.Worker"))

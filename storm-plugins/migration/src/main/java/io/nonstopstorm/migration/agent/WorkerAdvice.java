@@ -73,6 +73,20 @@ final class WorkerAdvice {
         }
     }
 
+    /** WorkerState.getLocalAssignment(IStormClusterState, String): a ZooKeeper outage keeps the last read. */
+    static final class AssignmentRead {
+        @Advice.OnMethodExit(onThrowable = Throwable.class)
+        static void exit(@Advice.This WorkerState self,
+                         @Advice.Return(readOnly = false) Assignment returned,
+                         @Advice.Thrown(readOnly = false) Throwable thrown) {
+            Assignment kept = NonstopWorkerRuntime.afterAssignmentRead(self, returned, thrown);
+            if (kept != null) {
+                returned = kept;
+                thrown = null;
+            }
+        }
+    }
+
     /** WorkerState.refreshStormActive(Runnable): a ZooKeeper outage is ridden out, not fatal. */
     static final class StormActive {
         @Advice.OnMethodExit(onThrowable = RuntimeException.class)

@@ -8,6 +8,7 @@ import io.nonstopstorm.migration.plan.PlanStore;
 import io.nonstopstorm.migration.plan.PortPlan;
 import io.nonstopstorm.migration.reconcile.DesiredExecutors;
 import io.nonstopstorm.migration.reconcile.ExecutorDiff;
+import io.nonstopstorm.migration.worker.LastKnownAssignment;
 import io.nonstopstorm.migration.worker.LiveList;
 import io.nonstopstorm.migration.worker.MigrationEventLog;
 import io.nonstopstorm.migration.worker.Once;
@@ -77,6 +78,7 @@ public final class NonstopWorkerRuntime {
     private final ParkedTuples<AddressedTuple> parked = new ParkedTuples<>(PARK_TTL_MS, PARK_CAPACITY);
     private final TupleForwarder forwarder;
     private final ZkOutage zkOutage = new ZkOutage(System::currentTimeMillis);
+    private final LastKnownAssignment<Assignment> lastAssignment = new LastKnownAssignment<>();
     /** Storm runs refreshConnections on its timer; the plan watcher runs it too, never at the same time. */
     private final ReentrantLock refreshLock = new ReentrantLock();
     private final ReentrantReadWriteLock deliveryLock = new ReentrantReadWriteLock();
@@ -260,6 +262,34 @@ public final class NonstopWorkerRuntime {
             rt.events.append("zk_unreachable", Map.of("port", ws.port, "error", thrown.toString()));
         }
         return null;
+    }
+
+    /**
+     * End of WorkerState.getLocalAssignment (the read at the start of each connection refresh): while
+     * ZooKeeper is unreachable the last assignment read stands in, so Storm neither halts the worker
+     * ("Assigment is null") nor drops its routes; see {@link LastKnownAssignment}.
+     *
+     * @return the assignment to return instead of throwing, or null to leave the read's outcome alone
+     */
+    public static Assignment afterAssignmentRead(WorkerState ws, Assignment read, Throwable thrown) {
+        NonstopWorkerRuntime rt = instance;
+        if (rt == null || rt.ws != ws) {
+            return null;
+        }
+        if (thrown == null) {
+            int failed = rt.lastAssignment.read(read);
+            if (failed > 0) {
+                LOG.info("nonstop: the assignment is readable again after {} failed read(s)", failed);
+            }
+            return null;
+        }
+        Optional<Assignment> kept = rt.lastAssignment.failed(thrown);
+        if (kept.isPresent() && rt.lastAssignment.failures() == 1) {
+            LOG.warn("nonstop: ZooKeeper unreachable while reading the assignment ({}); keeping the last one read "
+                     + "and its routes instead of halting the worker", thrown.toString());
+            rt.events.append("assignment_kept", Map.of("port", ws.port, "error", thrown.toString()));
+        }
+        return kept.orElse(null);
     }
 
     /** Worker.setupFlushTupleTimer: hand the timer a live view, so executors added later get flushed. */
