@@ -296,6 +296,8 @@ def main() -> None:
     ap.add_argument("--slots", type=int, default=4)
     ap.add_argument("--trial-secs", type=float, default=20.0)
     ap.add_argument("--search-minutes", type=float, default=6.0, help="time budget of one rate search")
+    ap.add_argument("--precision", type=float, default=0.1,
+                    help="a rate search ends when its stable/unstable bracket is within this fraction of its top")
     ap.add_argument("--start-timeout", type=float, default=1500.0,
                     help="s a topology may take to be placed and run steadily at 1 t/s")
     ap.add_argument("--home", default="/tmp/nonstop-bench-sizing")
@@ -307,7 +309,7 @@ def main() -> None:
         args.dags, args.rates = "linear", "5,10"
         args.trial_secs, args.search_minutes = 15.0, 3.0
     args.trials = TrialSettings(trial_secs=args.trial_secs, warmup_secs=5.0, settle_timeout_secs=args.start_timeout)
-    args.search = SearchSettings(growth=1.5, precision=0.1, max_trials=8)
+    args.search = SearchSettings(growth=1.5, precision=args.precision, max_trials=8 if args.precision >= 0.1 else 10)
 
     if not args.models.is_file():
         raise SystemExit(f"{args.models} missing: build the task models first (pycontrol model build, see "

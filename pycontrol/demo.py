@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 from pycontrol.bench.otd import plots, summary
-from pycontrol.bench.otd.live import CLUSTER_CONF, Experiment, run_experiment
+from pycontrol.bench.otd.live import CALIBRATION_BAND, CLUSTER_CONF, Experiment, run_experiment
 from pycontrol.cluster.spec import make_spec
 from pycontrol.errors import UserError
 
@@ -34,7 +34,7 @@ def demo_experiment(duration_s: float, baseline_s: float, rate: int) -> Experime
     return Experiment(WORKLOAD, TOPOLOGY, ("topology.workers=4", "workload.par.split=6", "workload.par.count=4",
                                            f"workload.rate={rate}", "topology.max.spout.pending=100",
                                            "workload.heavy.drift.secs=45", "topology.message.timeout.secs=120"),
-                      baseline_s, duration_s, dict(OTD_PARAMS), calibrate_band=0.15)
+                      baseline_s, duration_s, dict(OTD_PARAMS), calibrate_band=CALIBRATION_BAND)
 
 
 def summary_lines(doc: dict) -> list[str]:

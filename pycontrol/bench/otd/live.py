@@ -73,6 +73,11 @@ class RunData:
     cycles: list[dict] = field(default_factory=list)               # every decision record, with its reason
 
 
+# Nodes sharing the machine's CPUs: a worker this far above (below) the mean share seen under the default
+# placement counts as high (low). One home for the demo and the benchmark.
+CALIBRATION_BAND = 0.15
+
+
 def calibrated_thresholds(shares: list[dict[str, float]], band: float) -> dict[str, float]:
     """high_cpu / low_cpu around the mean worker share seen: above-average workers count as high,
     below-average ones as low (OTD's case 1 relieves the first onto the second)."""

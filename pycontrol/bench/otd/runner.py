@@ -26,7 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from pycontrol.bench.otd import plots, scaling, summary
-from pycontrol.bench.otd.live import CLUSTER_CONF, Experiment, RunData, run_experiment
+from pycontrol.bench.otd.live import CALIBRATION_BAND, CLUSTER_CONF, Experiment, RunData, run_experiment
 from pycontrol.cluster.spec import make_spec
 from pycontrol.errors import UserError
 from pycontrol.workloads.submit import EVEN_SHUFFLE
@@ -94,7 +94,6 @@ COMPUTE_SPLITS = 24         # 4 per worker: fine enough that moving splits can e
 # Enough in flight that the two nodes' CPUs, not the spout's pending limit, bound throughput once balanced
 # (with 100, neither node was saturated after OTD's moves).
 COMPUTE_PENDING = 1000
-CALIBRATION_BAND = 0.15
 
 
 def make_options(quick: bool, parts: str = "all", default_s: float | None = None, otd_s: float | None = None,
