@@ -21,7 +21,7 @@ def register(main: click.Group) -> None:
 
 
 @click.command("otd")
-@click.option("--quick", is_flag=True, help="Short check (~25 min): 60 s default + 480 s OTD per experiment, "
+@click.option("--quick", is_flag=True, help="Short check (~35 min): 60 s default + 480 s OTD per experiment (compute warms up 300 s first), "
                                             "small scaling sizes.")
 @click.option("--parts", default="all", show_default=True, help="Comma-separated: compute, comm, scaling (or all).")
 @click.option("--default-seconds", type=float, default=None, help="Seconds under Storm's default placement "

@@ -47,11 +47,12 @@ PLOTTED = {"compute": ("throughput", "worker_cpu_mean", "worker_cpu_cv", "inter_
 COMM_OTD = {"threshold_asc": 1, "node_cpu_background": False, "low_cpu": 0.95, "high_cpu": 1.0,
             "low_queue": 50000, "high_queue": 100000, "may_take_last_executor": True}
 # Pinned nodes make a worker's share absolute (its CPU over its part of its own node's CPU), so fixed
-# thresholds mean the same on every run. Case 1 moves load onto a node only while that node reads low, so a
-# receiving node settles near low_cpu and a giving one near high_cpu: the thresholds are where the nodes
-# end up. A saturated pinned node reads 0.88-0.97 of its core (results/otd/quick-compute-room), so high is
-# 0.92 and low 0.88. With 0.85 / 0.8 node2 settled at about 0.8 and the mean worker CPU stayed 8 points short
-# of the target; OTD's defaults (0.8 / 0.5) stop once the small node is half busy.
+# thresholds mean the same on every run. Case 1 moves load onto a node only while that node reads low and
+# another high, so the thresholds are where the nodes end up. With 0.85 / 0.8 node2 settled near 0.8
+# (results/otd/quick-compute-room). With 0.92 / 0.88 (these) node1, saturated, averaged 0.914: mostly not
+# high, so nothing moved back and node2 again sat near 0.8 (quick-compute-warm). High should be just under
+# a saturated node's reading; see results/otd/README.md. OTD's defaults (0.8 / 0.5) stop once the small node
+# is half busy.
 COMPUTE_OTD = {"threshold_asc": 1, "node_cpu_background": False, "high_cpu": 0.92, "low_cpu": 0.88,
                "low_queue": 50000, "high_queue": 100000, "may_take_last_executor": True}
 
@@ -84,7 +85,11 @@ FULL = {"default_s": 180, "otd_s": 720, "sizes": scaling.FULL_SIZES, "warmup": 2
 # changes every split's cost alike (no executor becomes hot) and only moves the total; with a 60 s drift the
 # warm-up control (--control, no moves) saw throughput +90 % between the phases (results/otd/quick-saturated-control).
 NO_DRIFT_S = 86_400
-COMPUTE_WARMUP_S = 60.0     # JIT and queues settle before the default phase is measured
+# Before the default phase is measured. The saturated run warms up for minutes: with no move, throughput
+# doubled over 9 min while node2's CPU stayed flat (results/otd/quick-compute-uneven-480-control), as five
+# JVMs compiling on one pinned core would. 60 s left the default phase cold (quick-compute-window10: 700
+# words/s against about 1760 in the runs before), which flatters OTD.
+COMPUTE_WARMUP_S = 300.0
 SATURATING_RATE = 100_000   # sentences/s offered: far above what the local cluster takes
 PENDING = 100               # sentences in flight per spout task
 # The compute experiment's nodes differ in size, as a cluster's machines often do: node1 offers 1 slot, node2
@@ -97,6 +102,10 @@ COMPUTE_SPLITS = 24         # 4 per worker: fine enough that moving splits can e
 # Enough in flight that the two nodes' CPUs, not the spout's pending limit, bound throughput once balanced
 # (with 100, neither node was saturated after OTD's moves).
 COMPUTE_PENDING = 1000
+# Metrics windows of 10 s instead of 5: a saturated pinned node read anywhere from 0.82 to 0.98 of its core
+# window to window, more than a split's share (about 0.05), so 5 s readings put a saturated node below
+# low_cpu now and then and OTD overshot (results/otd/quick-compute-thresholds).
+COMPUTE_METRICS_PERIOD_S = 10
 
 
 def make_options(quick: bool, parts: str = "all", default_s: float | None = None, otd_s: float | None = None,
@@ -128,7 +137,8 @@ def compute_experiment(opts: Options) -> Experiment:
                        "workload.par.count=4",
                        f"workload.rate={opts.compute_rate}", f"topology.max.spout.pending={COMPUTE_PENDING}",
                        "workload.latency.from=emit", f"workload.heavy.drift.secs={NO_DRIFT_S}",
-                       "topology.message.timeout.secs=120", EVEN_SHUFFLE),
+                       "topology.message.timeout.secs=120", EVEN_SHUFFLE,
+                       f"nonstop.metrics.period.secs={COMPUTE_METRICS_PERIOD_S}"),
                       opts.default_s, opts.otd_s, dict(COMPUTE_OTD), calibrate_band=_band(opts),
                       second_policy=_second_policy(opts), warmup_s=COMPUTE_WARMUP_S)
 
