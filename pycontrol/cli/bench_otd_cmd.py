@@ -38,7 +38,7 @@ def register(main: click.Group) -> None:
               help="Compute experiment: pin each node to its own CPU(s), so nodes have separate capacity.")
 @click.option("--band", type=float, default=None,
               help="Compute experiment: set OTD's high/low CPU thresholds to the default phase's mean worker "
-                   "share x (1 +- band) instead of the fixed 0.92 / 0.88 [default: fixed; with "
+                   "share x (1 +- band) instead of the fixed 0.9 / 0.86 [default: fixed; with "
                    "--no-pin-nodes: 0.15].")
 @click.option("--control", is_flag=True,
               help="Warm-up control: phase 2 only observes (no moves), so the change between the phases "
