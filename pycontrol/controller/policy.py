@@ -39,7 +39,7 @@ POLICIES = ("otd", "aniello-online", "mba-sam", "plan-only", "off")
 _PLANNER_COMMON = {"node_cpu_background"}
 # OTD's own parameters, passed to the Java planner as they are (PlanInputReader's "otd" object).
 OTD_KEYS = ("high_cpu", "low_cpu", "high_queue", "low_queue", "threshold_asc", "max_executors_per_worker",
-            "may_take_last_executor")
+            "may_take_last_executor", "relieve_within_node")
 PARAM_KEYS: dict[str, set[str]] = {
     "otd": set(OTD_KEYS) | _PLANNER_COMMON,
     "aniello-online": {"alpha", "beta", "min_inter_node_tuples_per_s"} | _PLANNER_COMMON,

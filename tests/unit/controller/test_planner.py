@@ -108,3 +108,17 @@ def test_otd_takes_a_workers_last_executor_only_when_the_policy_allows_it():
     assert JavaPlanner().plan(m, TopologyPolicy("otd", base), set()).moves == []
     plan = JavaPlanner().plan(m, TopologyPolicy("otd", {**base, "may_take_last_executor": True}), set())
     assert [(x.executor, x.from_slot, x.to_slot, x.expected_gain) for x in plan.moves] == [("[3-3]", B, A, 80.0)]
+
+
+@needs_jar
+def test_otd_relieves_inside_a_node_only_when_the_policy_allows_it():
+    # h1:1 is overloaded and h1:2 on the same node has room; h2's only worker is busy but not overloaded.
+    A2 = "h1:2"
+    m = model({"[1-1]": A, "[2-2]": A, "[3-3]": A2, "[4-4]": B}, {("[1-1]", "[2-2]"): 10.0},
+              components={"[1-1]": "spout", "[2-2]": "bolt", "[3-3]": "bolt", "[4-4]": "bolt"},
+              dag=[("spout", "bolt")], worker_load={A: 0.95, A2: 0.05, B: 1.5}, node_cpus=2)
+    base = {"high_cpu": 0.8, "low_cpu": 0.6, "node_cpu_background": False}
+    inside = JavaPlanner().plan(m, TopologyPolicy("otd", base), set())
+    assert [(x.executor, x.from_slot, x.to_slot) for x in inside.moves] == [("[2-2]", A, A2)], inside.note
+    across = JavaPlanner().plan(m, TopologyPolicy("otd", {**base, "relieve_within_node": False}), set())
+    assert across.moves == [] and "no LOW worker with room on another node" in across.note, across.note

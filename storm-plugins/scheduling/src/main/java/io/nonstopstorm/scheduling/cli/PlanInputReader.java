@@ -505,13 +505,14 @@ public final class PlanInputReader {
 
     private static SchedulerParams.Otd otd(JsonFields o) {
         o.allowOnly("high_cpu", "low_cpu", "high_queue", "low_queue", "threshold_asc", "max_executors_per_worker",
-                    "may_take_last_executor", "pinned");
+                    "may_take_last_executor", "relieve_within_node", "pinned");
         OtdParams d = OtdParams.DEFAULTS;
         OtdParams thresholds = new OtdParams(o.unitInterval("high_cpu", d.highCpu()), o.unitInterval("low_cpu", d.lowCpu()),
                 o.integer("high_queue", 0, d.highQueue()), o.integer("low_queue", 0, d.lowQueue()),
                 o.nonNegative("threshold_asc", d.thresholdAsc()),
                 (int) o.integer("max_executors_per_worker", 0, d.maxExecutorsPerWorker()),
-                o.bool("may_take_last_executor", d.mayTakeLastExecutor()));
+                o.bool("may_take_last_executor", d.mayTakeLastExecutor()),
+                o.bool("relieve_within_node", d.relieveWithinNode()));
         Set<String> pinned = new LinkedHashSet<>();
         List<JsonNode> list = o.optionalArray("pinned");
         for (int i = 0; i < list.size(); i++) {

@@ -17,6 +17,7 @@ import java.util.TreeMap;
  *   <li>A move never takes a worker's last executor (the topology keeps every worker busy) unless
  *       {@link OtdParams#mayTakeLastExecutor}, and never targets a full worker
  *       ({@link OtdParams#maxExecutorsPerWorker}) or a non-LOW worker.</li>
+ *   <li>Algorithm 1 may relieve a worker inside its own node only if {@link OtdParams#relieveWithinNode}.</li>
  *   <li>Algorithm 2 loops over all LOW workers, as its pseudo-code does (it computes min_load_workers
  *       and does not use them).</li>
  *   <li>Executors in {@code pinned} (e.g. moved recently: the controller's hysteresis) are not candidates.</li>
@@ -60,21 +61,22 @@ public final class Otd {
         return communicationOptimisation(s, p, pinned, low, score, counts);
     }
 
-    /** Algorithm 1: best-ASC move off the most loaded worker to the least loaded LOW worker of some node. */
+    /** Algorithm 1: best-ASC move off the most loaded worker to the least loaded LOW worker of some node (another
+     *  node than the worker's own unless {@link OtdParams#relieveWithinNode}). */
     private static OtdDecision loadBalancing(OtdSnapshot s, OtdParams p, Set<String> pinned, List<WorkerLoad> high,
                                              List<WorkerLoad> low, AllocationScore score, Map<String, Integer> counts) {
         WorkerLoad source = high.stream().min(MOST_LOADED_FIRST).orElseThrow();
         Map<String, WorkerLoad> leastLoadedPerNode = new TreeMap<>();
         for (WorkerLoad w : low) {
-            if (isFull(w, p, counts)) {
+            if (isFull(w, p, counts) || (!p.relieveWithinNode() && w.node().equals(source.node()))) {
                 continue;
             }
             leastLoadedPerNode.merge(w.node(), w, (a, b) -> LEAST_LOADED_FIRST.compare(a, b) <= 0 ? a : b);
         }
         List<String> executors = executorsOf(s, source.worker(), pinned);
         if (!mayLeave(source.worker(), p, counts) || executors.isEmpty() || leastLoadedPerNode.isEmpty()) {
-            return new OtdDecision.NoAction(1, "overloaded worker " + source.worker()
-                + " has no movable executor or no LOW worker has room");
+            return new OtdDecision.NoAction(1, "overloaded worker " + source.worker() + " "
+                + noReliefReason(source, p, counts, executors.isEmpty(), leastLoadedPerNode.isEmpty()));
         }
         Candidate best = best(executors, List.copyOf(leastLoadedPerNode.values()), score, s);
         return new OtdDecision.Move(1, best.executor, source.worker(), best.target.worker(), best.asc,
@@ -141,6 +143,19 @@ public final class Otd {
         }
         int ex = a.executor.compareTo(b.executor);
         return ex != 0 ? ex < 0 : a.target.worker().compareTo(b.target.worker()) < 0;
+    }
+
+    /** Which of Algorithm 1's preconditions failed, first one first: the decision log says exactly why. */
+    private static String noReliefReason(WorkerLoad source, OtdParams p, Map<String, Integer> counts,
+                                         boolean noExecutor, boolean noTarget) {
+        if (!mayLeave(source.worker(), p, counts)) {
+            return "holds its last executor";
+        }
+        if (noExecutor) {
+            return "has no movable executor (none, or all pinned)";
+        }
+        return p.relieveWithinNode() ? "has no LOW worker with room to move to"
+            : "has no LOW worker with room on another node to move to";
     }
 
     private static boolean isFull(WorkerLoad w, OtdParams p, Map<String, Integer> counts) {

@@ -14,16 +14,27 @@ package io.nonstopstorm.scheduling.otd;
  *                              algorithms may (the worker runs on with Storm's own executors, e.g. its acker;
  *                              without any, Storm frees its slot). Off by default: the topology keeps every
  *                              worker busy.
+ * @param relieveWithinNode     whether Algorithm 1 may relieve an overloaded worker onto a LOW worker of its own
+ *                              node, as the paper's "least-loaded LOW worker per node" includes. On by default.
+ *                              Off suits nodes whose workers share the node's CPUs (no per-worker CPU limit): a
+ *                              move inside such a node leaves the node exactly as busy, so it relieves nothing
+ *                              and only costs the moved executor's restart.
  */
 public record OtdParams(double highCpu, double lowCpu, long highQueue, long lowQueue, double thresholdAsc,
-                        int maxExecutorsPerWorker, boolean mayTakeLastExecutor) {
+                        int maxExecutorsPerWorker, boolean mayTakeLastExecutor, boolean relieveWithinNode) {
 
-    public static final OtdParams DEFAULTS = new OtdParams(0.80, 0.50, 1000, 100, 10.0, 0, false);
+    public static final OtdParams DEFAULTS = new OtdParams(0.80, 0.50, 1000, 100, 10.0, 0, false, true);
 
     /** A move never takes a worker's last executor. */
     public OtdParams(double highCpu, double lowCpu, long highQueue, long lowQueue, double thresholdAsc,
                      int maxExecutorsPerWorker) {
         this(highCpu, lowCpu, highQueue, lowQueue, thresholdAsc, maxExecutorsPerWorker, false);
+    }
+
+    /** Algorithm 1 may relieve a worker onto a LOW worker of its own node (the paper's reading). */
+    public OtdParams(double highCpu, double lowCpu, long highQueue, long lowQueue, double thresholdAsc,
+                     int maxExecutorsPerWorker, boolean mayTakeLastExecutor) {
+        this(highCpu, lowCpu, highQueue, lowQueue, thresholdAsc, maxExecutorsPerWorker, mayTakeLastExecutor, true);
     }
 
     public OtdParams {

@@ -22,6 +22,7 @@ public record OtdSettings(long cycleMillis, OtdParams params, boolean countBackg
     public static final String THRESHOLD_ASC_KEY = "nonstop.otd.threshold.asc";
     public static final String MAX_EXECUTORS_KEY = "nonstop.otd.max.executors.per.worker";
     public static final String TAKE_LAST_KEY = "nonstop.otd.may.take.last.executor";
+    public static final String WITHIN_NODE_KEY = "nonstop.otd.relieve.within.node";
     public static final String NODE_BACKGROUND_KEY = "nonstop.otd.node.cpu.background";
     public static final double DEFAULT_CYCLE_SECS = 5;
 
@@ -46,7 +47,7 @@ public record OtdSettings(long cycleMillis, OtdParams params, boolean countBackg
         OtdParams params = new OtdParams(c.unitInterval(HIGH_CPU_KEY, d.highCpu()), c.unitInterval(LOW_CPU_KEY, d.lowCpu()),
                 whole(c, HIGH_QUEUE_KEY, d.highQueue()), whole(c, LOW_QUEUE_KEY, d.lowQueue()),
                 c.nonNegative(THRESHOLD_ASC_KEY, d.thresholdAsc()), (int) whole(c, MAX_EXECUTORS_KEY, d.maxExecutorsPerWorker()),
-                c.flag(TAKE_LAST_KEY, d.mayTakeLastExecutor()));
+                c.flag(TAKE_LAST_KEY, d.mayTakeLastExecutor()), c.flag(WITHIN_NODE_KEY, d.relieveWithinNode()));
         return new OtdSettings(Math.round(cycle * 1000), params, c.flag(NODE_BACKGROUND_KEY, true));
     }
 

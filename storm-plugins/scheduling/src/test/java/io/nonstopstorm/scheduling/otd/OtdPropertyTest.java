@@ -68,7 +68,8 @@ class OtdPropertyTest {
         int moves = 0;
         for (int i = 0; i < 500; i++) {
             OtdSnapshot s = random(r, 2 + r.nextInt(4), 1 + r.nextInt(4), 4 + r.nextInt(40), 0.1, r.nextBoolean());
-            OtdParams p = new OtdParams(0.8, 0.5, 1000, 100, r.nextInt(50), r.nextBoolean() ? 0 : 6);
+            OtdParams p = new OtdParams(0.8, 0.5, 1000, 100, r.nextInt(50), r.nextBoolean() ? 0 : 6, false,
+                r.nextBoolean());
             OtdDecision d = Otd.decide(s, p, Set.of());
             if (!(d instanceof OtdDecision.Move m)) {
                 continue;
@@ -91,6 +92,8 @@ class OtdPropertyTest {
             } else {
                 assertEquals(1, m.paperCase());
                 assertEquals(LoadClass.HIGH, LoadClass.of(byId.get(m.fromWorker()), p));
+                assertTrue(p.relieveWithinNode() || !target.node().equals(byId.get(m.fromWorker()).node()),
+                    "relieves onto another node unless relieveWithinNode: " + m);
             }
         }
         assertTrue(moves > 100, "the generator must exercise moves, got " + moves);

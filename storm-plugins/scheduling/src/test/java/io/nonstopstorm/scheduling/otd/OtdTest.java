@@ -58,6 +58,36 @@ class OtdTest {
     }
 
     @Test
+    void case1ReliefInsideTheNodeOnlyWhenAllowed() {
+        // a1 is overloaded; the only LOW workers are a2 (its own node) and b2 (busier, on node b).
+        List<WorkerLoad> ws = List.of(w("a1", "a", 0.95), w("a2", "a", 0.3), w("b1", "b", 0.7), w("b2", "b", 0.45));
+        // e1 and e2 talk to e3 on node a: inside node a a move costs nothing (ASC 0), to node b it costs traffic.
+        var s = new OtdSnapshot(ws, placement(), traffic("e1", "e3", 20, "e2", "e3", 30));
+        var inside = (OtdDecision.Move) Otd.decide(s, P, Set.of());
+        assertEquals("a2", inside.toWorker());
+        assertEquals(0.0, inside.asc(), 1e-9);
+        OtdParams across = new OtdParams(0.8, 0.5, 1000, 100, 10.0, 0, false, false);
+        var d = (OtdDecision.Move) Otd.decide(s, across, Set.of());
+        assertEquals("b2", d.toWorker());
+        assertEquals("e1", d.executor()); // the lesser traffic lost by leaving node a
+        assertEquals(-20.0, d.asc(), 1e-9);
+    }
+
+    @Test
+    void case1WithNoLowWorkerOnAnotherNodeSaysSo() {
+        List<WorkerLoad> ws = List.of(w("a1", "a", 0.95), w("a2", "a", 0.3), w("b1", "b", 0.7), w("b2", "b", 0.6));
+        var s = new OtdSnapshot(ws, placement(), Map.of());
+        OtdParams across = new OtdParams(0.8, 0.5, 1000, 100, 10.0, 0, false, false);
+        var none = assertInstanceOf(OtdDecision.NoAction.class, Otd.decide(s, across, Set.of()));
+        assertEquals(1, none.paperCase());
+        assertTrue(none.reason().contains("no LOW worker with room on another node"), none.reason());
+        var pinned = assertInstanceOf(OtdDecision.NoAction.class, Otd.decide(s, P, Set.of("e1", "e2")));
+        assertTrue(pinned.reason().contains("no movable executor"), pinned.reason());
+        var moved = (OtdDecision.Move) Otd.decide(s, P, Set.of());
+        assertEquals("a2", moved.toWorker());
+    }
+
+    @Test
     void case2WarnsOfLackingResources() {
         List<WorkerLoad> ws = List.of(w("a1", "a", 0.95), w("a2", "a", 0.7), w("b1", "b", 0.85), w("b2", "b", 0.6));
         var d = assertInstanceOf(OtdDecision.LackingResources.class, Otd.decide(new OtdSnapshot(ws, placement(),

@@ -257,10 +257,12 @@ class OtdStormSchedulerTest {
         assertTrue(d.countBackground());
         OtdSettings o = OtdSettings.of(Map.of(OtdSettings.CYCLE_KEY, 10, OtdSettings.THRESHOLD_ASC_KEY, 3),
                 Map.of(OtdSettings.CYCLE_KEY, "2.5", OtdSettings.HIGH_QUEUE_KEY, 5000, OtdSettings.NODE_BACKGROUND_KEY, false,
-                       OtdSettings.TAKE_LAST_KEY, "true"));
+                       OtdSettings.TAKE_LAST_KEY, "true", OtdSettings.WITHIN_NODE_KEY, false));
         assertEquals(2500, o.cycleMillis());
         assertTrue(o.params().mayTakeLastExecutor());
         assertFalse(d.params().mayTakeLastExecutor());
+        assertTrue(d.params().relieveWithinNode());
+        assertFalse(o.params().relieveWithinNode());
         assertEquals(3.0, o.params().thresholdAsc());
         assertEquals(5000, o.params().highQueue());
         assertFalse(o.countBackground());
