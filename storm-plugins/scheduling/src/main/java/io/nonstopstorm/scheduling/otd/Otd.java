@@ -76,7 +76,7 @@ public final class Otd {
         List<String> executors = executorsOf(s, source.worker(), pinned);
         if (!mayLeave(source.worker(), p, counts) || executors.isEmpty() || leastLoadedPerNode.isEmpty()) {
             return new OtdDecision.NoAction(1, "overloaded worker " + source.worker() + " "
-                + noReliefReason(source, p, counts, executors.isEmpty(), leastLoadedPerNode.isEmpty()));
+                + noReliefReason(source, p, counts, executors.isEmpty()));
         }
         Candidate best = best(executors, List.copyOf(leastLoadedPerNode.values()), score, s);
         return new OtdDecision.Move(1, best.executor, source.worker(), best.target.worker(), best.asc,
@@ -147,7 +147,7 @@ public final class Otd {
 
     /** Which of Algorithm 1's preconditions failed, first one first: the decision log says exactly why. */
     private static String noReliefReason(WorkerLoad source, OtdParams p, Map<String, Integer> counts,
-                                         boolean noExecutor, boolean noTarget) {
+                                         boolean noExecutor) {
         if (!mayLeave(source.worker(), p, counts)) {
             return "holds its last executor";
         }

@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Test;
 /** OTD's four cases and its edges on hand-made clusters: two nodes a and b, two workers each. */
 class OtdTest {
     private static final OtdParams P = new OtdParams(0.8, 0.5, 1000, 100, 10.0, 0);
+    /** P, but Algorithm 1 relieves onto other nodes only. */
+    private static final OtdParams ACROSS = new OtdParams(0.8, 0.5, 1000, 100, 10.0, 0, false, false);
 
     private static WorkerLoad w(String id, String node, double cpu) {
         return new WorkerLoad(id, node, cpu, 0);
@@ -66,8 +68,7 @@ class OtdTest {
         var inside = (OtdDecision.Move) Otd.decide(s, P, Set.of());
         assertEquals("a2", inside.toWorker());
         assertEquals(0.0, inside.asc(), 1e-9);
-        OtdParams across = new OtdParams(0.8, 0.5, 1000, 100, 10.0, 0, false, false);
-        var d = (OtdDecision.Move) Otd.decide(s, across, Set.of());
+        var d = (OtdDecision.Move) Otd.decide(s, ACROSS, Set.of());
         assertEquals("b2", d.toWorker());
         assertEquals("e1", d.executor()); // the lesser traffic lost by leaving node a
         assertEquals(-20.0, d.asc(), 1e-9);
@@ -77,8 +78,7 @@ class OtdTest {
     void case1WithNoLowWorkerOnAnotherNodeSaysSo() {
         List<WorkerLoad> ws = List.of(w("a1", "a", 0.95), w("a2", "a", 0.3), w("b1", "b", 0.7), w("b2", "b", 0.6));
         var s = new OtdSnapshot(ws, placement(), Map.of());
-        OtdParams across = new OtdParams(0.8, 0.5, 1000, 100, 10.0, 0, false, false);
-        var none = assertInstanceOf(OtdDecision.NoAction.class, Otd.decide(s, across, Set.of()));
+        var none = assertInstanceOf(OtdDecision.NoAction.class, Otd.decide(s, ACROSS, Set.of()));
         assertEquals(1, none.paperCase());
         assertTrue(none.reason().contains("no LOW worker with room on another node"), none.reason());
         var pinned = assertInstanceOf(OtdDecision.NoAction.class, Otd.decide(s, P, Set.of("e1", "e2")));
