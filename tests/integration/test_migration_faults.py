@@ -511,21 +511,23 @@ def test_zookeeper_restart_refuses_moves_while_down_and_applies_them_once_back(f
         f"{(kept['t_ms'] - stopped_ms) / 1000:.1f} s into the outage, "
         f"workers' status polls failing for {sorted(outages.values())} ms without halting, cluster back (REST, same placement and pids) {back_s:.1f} s after "
         f"the stop; acked {acked0} -> {acked_back}; refused while down: CLI and library; then {mover} {src} -> {dst} "
-        f"decided in {r.decided_after_s} s ({unknown_slot} earlier plan(s) rejected while Nimbus did not yet "
-        f"have the restarted supervisor's slot), effect {timeline.effect_ms:.0f} ms; acked -> {acked}, "
+        f"decided in {r.decided_after_s} s ({unknown_slot} earlier plan(s) rejected while Nimbus's round did not "
+        f"yet have the restarted supervisor), effect {timeline.effect_ms:.0f} ms; acked -> {acked}, "
         f"failed (replayed) +{failed - failed0}")
 
 
 def _migrate_once_nimbus_has_the_slot(client, rest, mover: str, dst: str, timeout_s: float):
     """The move to `dst` once Nimbus schedules onto its restarted supervisor. The REST API lists a supervisor
-    before Nimbus's scheduling round has its slots, and a plan naming a slot the round does not know is
-    rejected ("slot ... does not exist": nothing moves, the decision says why). So such a rejection is retried;
-    any other outcome is returned at once. Returns the result and how many plans were rejected that way."""
+    before Nimbus's scheduling round has it, and a plan naming a target the round does not know is rejected
+    ("slot ... does not exist", or "no live supervisor has id or host ..." while the round has no supervisors
+    yet: nothing moves, the decision says why). So such a rejection is retried; any other outcome is returned
+    at once. Returns the result and how many plans were rejected that way."""
     deadline = time.monotonic() + timeout_s
     rejected = 0
     while True:
         r = migrate(client, rest, NAME, mover, _target(dst), wait=True, timeout_s=timeout_s)
-        unknown = r.decision.status == "rejected" and "does not exist" in r.decision.reason
+        unknown = r.decision.status == "rejected" and ("does not exist" in r.decision.reason
+                                                       or "no live supervisor has id or host" in r.decision.reason)
         if not unknown or time.monotonic() > deadline:
             return r, rejected
         rejected += 1
