@@ -14,7 +14,7 @@ One cluster (--home, --port-base; taken down at the end). Nimbus runs the nonsto
 (io.nonstopstorm.scheduling.storm.NonstopScheduler), which picks the mapper by the topology conf:
   SAM  `nonstop.scheduler: slot-aware` with `nonstop.sam.allocation` from MBA;
   RSM  `nonstop.scheduler: ras`: Storm's ResourceAwareScheduler on that topology alone, configured as
-       seed-specs §1.10: the supervisors offer slots x 100 % CPU and slots x the slot memory (only RAS
+       docs/seed-specs.md §1.10: the supervisors offer slots x 100 % CPU and slots x the slot memory (only RAS
        reads these), each thread requests its task's single-thread CPU and memory (LSA's parallelism);
   DSM  no key: Storm's DefaultScheduler (LSA's parallelism, topology.workers = ρ).
 SAM and DSM runs share batches; each RSM run has the cluster alone, since RAS counts the resources

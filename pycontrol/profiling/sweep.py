@@ -11,7 +11,7 @@ stable one; an unstable trial below it is kept in the log but does not move the 
 Thread sweep: run the rate search for each τ of a list in order; the start of each search is the
 previous peak scaled linearly in τ (a guess the search corrects either way). Stop adding threads
 once the peak rate's least-squares slope over the trailing `window` thread counts falls below
-`min_slope` (seed-specs §1.3: the prose's λ_ω^min ≈ -0.001; undefined, so continue, until two
+`min_slope` (docs/seed-specs.md §1.3: the prose's λ_ω^min ≈ -0.001; undefined, so continue, until two
 points exist), or when a thread count has no stable rate at all, or when the time budget is spent.
 Each remaining thread count gets an equal share of the remaining budget.
 

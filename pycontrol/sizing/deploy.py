@@ -5,7 +5,7 @@
   `nonstop.sam.allocation` as {component: {cpu, memory, bundle}} (fractions of a slot; no bundle for
   tasks that never fill a slot, e.g. source and sink).
 - DSM (Storm's default scheduler): parallelism and `topology.workers` = ρ (plus plain shuffle).
-- RSM (Storm's ResourceAwareScheduler, configured per seed-specs §1.10): the topology conf names
+- RSM (Storm's ResourceAwareScheduler, configured per docs/seed-specs.md §1.10): the topology conf names
   `nonstop.scheduler: ras`, so the nonstop dispatcher hands it to Storm's RAS (a stock RAS cluster
   ignores the key); every thread requests the model's single-thread CPU and memory (R-Storm ignores
   the rate a thread gets), CPU in percent of a core, memory in MB of the slot quantum; workers are
@@ -92,7 +92,8 @@ def rsm_settings(allocation: Allocation, source_request: Mapping[str, float], sl
 
 
 def ras_node_capacity(slots_per_node: int, slot_memory_mb: float) -> dict[str, Any]:
-    """storm.yaml keys of the supervisors as §1.10 sizes them for RAS: per node slots x 100 % CPU and
-    slots x the slot memory. Only RAS reads them, so other topologies of the cluster are unaffected."""
+    """storm.yaml keys of the supervisors as docs/seed-specs.md §1.10 sizes them for RAS: per node
+    slots x 100 % CPU and slots x the slot memory. Only RAS reads them, so other topologies of the
+    cluster are unaffected."""
     return {"supervisor.cpu.capacity": 100.0 * slots_per_node,
             "supervisor.memory.capacity.mb": float(slot_memory_mb * slots_per_node)}

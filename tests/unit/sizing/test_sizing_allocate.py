@@ -1,4 +1,4 @@
-"""LSA (Alg. 2) and MBA (Alg. 3) against the numbers of seed 002 (seed-specs §4 items 2-4).
+"""LSA (Alg. 2) and MBA (Alg. 3) against the numbers of seed 002 (docs/seed-specs.md §4 items 2-4).
 
 Two kinds of expected values, kept apart:
 - "anchor" tests use models built from the numbers the paper states or that follow from them by

@@ -1,4 +1,4 @@
-"""Model-based prediction of a placement's rate and usage (seed 002 §8.5, spec §1.11)."""
+"""Model-based prediction of a placement's rate and usage (seed 002 §8.5, docs/seed-specs.md §1.11)."""
 
 from __future__ import annotations
 

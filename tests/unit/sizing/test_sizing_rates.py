@@ -1,4 +1,4 @@
-"""GetRate over hand-made DAGs and the micro-DAGs (seed 002 §6, spec §1.2)."""
+"""GetRate over hand-made DAGs and the micro-DAGs (seed 002 §6, docs/seed-specs.md §1.2)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def test_star_hub_and_its_spokes_see_twice_the_rate():
     star = load_dag("star")
     r = get_rates(star, 100)
     assert r["B"] == r["T"] == 100
-    assert r["X"] == 200          # the hub (spec §1.2: "this is how the Star hub gets 2Ω")
+    assert r["X"] == 200          # the hub (docs/seed-specs.md §1.2: "this is how the Star hub gets 2Ω")
     assert r["P"] == r["F"] == 200  # duplicate semantics on the hub's out-edges
     assert r["sink"] == 400
 

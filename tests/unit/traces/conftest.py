@@ -1,6 +1,6 @@
 """ONE Spark session for every Spark test of the trace pipeline (session start costs 5-8 s).
 
-Settings follow shared/docs/ecosystem.md §3: local[2], no UI, loopback only, 2 shuffle
+Settings follow docs/ecosystem.md §3: local[2], no UI, loopback only, 2 shuffle
 partitions, no adaptive execution on tiny data. Tests that use it are marked `spark`.
 """
 

@@ -19,7 +19,7 @@ import java.util.Map;
  * empty slot (current VM first, then the following VMs, wrapping) exclusively; the remaining partial
  * bundle goes whole to the best-fit slot (smallest free CPU + memory that still fits its c and m).
  *
- * <p>Readings (seed-specs §1.9): the bundle size is τ̂, not ω̂; when the residual thread count equals τ̂
+ * <p>Readings (docs/seed-specs.md §1.9): the bundle size is τ̂, not ω̂; when the residual thread count equals τ̂
  * although MBA charged only a fraction, the literal algorithm gives it an exclusive slot and the
  * remaining c, m clamp at 0; components with {@link ComponentAllocation#NO_BUNDLE} are partial bundles
  * only; "current VM" is the VM of the most recent placement; best-fit ties go to the lowest

@@ -14,15 +14,15 @@ import org.apache.storm.utils.Utils;
 
 /**
  * Hands a topology to Storm's own {@link ResourceAwareScheduler} (R-Storm; the model-driven paper's RSM
- * baseline, seed-specs §1.8/§1.10), so it can share a cluster whose {@code storm.scheduler} is the nonstop
+ * baseline, docs/seed-specs.md §1.8/§1.10), so it can share a cluster whose {@code storm.scheduler} is the nonstop
  * dispatcher with topologies placed otherwise.
  *
  * <p>Topology conf: {@code nonstop.scheduler: ras} (or {@code resource-aware}), plus Storm's usual resource
  * requests ({@code topology.component.cpu.pcore.percent}, {@code topology.component.resources.onheap.memory.mb},
  * per component or topology-wide; {@code topology.worker.max.heap.size.mb}; {@code topology.scheduler.strategy}).
  * Nodes offer what their supervisors report: {@code supervisor.cpu.capacity} (percent of a core) and
- * {@code supervisor.memory.capacity.mb} (Storm's defaults 400 and 4096). For §1.10: slots × 100 and slots ×
- * the slot memory.
+ * {@code supervisor.memory.capacity.mb} (Storm's defaults 400 and 4096). For docs/seed-specs.md §1.10:
+ * slots × 100 and slots × the slot memory.
  *
  * <p>Each topology is scheduled on its own {@link TopologySubsetView}: every slot and all the CPU and memory
  * that other topologies' workers hold count as taken. So RAS sees only the one topology and never evicts
