@@ -74,8 +74,12 @@ def placement_problem(placement: dict, known: Collection[tuple[int, int]] | None
 
 
 def plan_doc(moves: dict[tuple[int, int], tuple[str, int]], request_id: str) -> dict:
-    return {"request_id": request_id,
-            "placement": {executor_key(*e): f"{h}:{p}" for e, (h, p) in sorted(moves.items())}}
+    """The plan znode's document; a placement the scheduler would refuse by the span rule is not written."""
+    placement = {executor_key(*e): f"{h}:{p}" for e, (h, p) in sorted(moves.items())}
+    problem = placement_problem(placement, None, "")
+    if problem:
+        raise UserError(f"plan not written: {problem}")
+    return {"request_id": request_id, "placement": placement}
 
 
 @dataclass(frozen=True)

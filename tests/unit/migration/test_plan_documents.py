@@ -49,3 +49,9 @@ def test_placement_problem_names_the_executor_the_topology_lacks():
     assert (placement_problem({"[9-9]": "h:1"}, {(2, 2)}, "t-1")
             == "unknown_executor: executor [9,9] is not an executor of t-1")
     assert placement_problem({"[1,200000]": "h:1"}, None, "t-1").startswith("executor [1,200000]: span_too_large")
+
+
+def test_the_writer_refuses_a_placement_the_scheduler_would_reject_by_the_span_rule():
+    assert plan_doc({(3, 3): ("h", 1)}, "r")["placement"] == {"[3,3]": "h:1"}
+    with pytest.raises(UserError, match=r"plan not written: executor \[1,2147483647\]: span_too_large"):
+        plan_doc({(1, 2**31 - 1): ("h", 1)}, "r")
