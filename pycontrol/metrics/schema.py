@@ -1,7 +1,8 @@
 """Parsing and validation of the worker metrics document (storm-plugins/metrics/SCHEMA.md).
 
-A document that is not valid JSON, misses a field, has a wrong type or a version this reader does not
-know raises DocumentError with the path of the first problem; callers log it and skip the document.
+A document that is not valid JSON, misses a field, has a wrong type, an executor span outside
+pycontrol.executor_spans or a version this reader does not know raises DocumentError with the path of the
+first problem; callers log it and skip the document.
 Unknown fields are ignored: adding fields is not a version change.
 """
 
@@ -11,6 +12,8 @@ import json
 import re
 from dataclasses import dataclass
 from typing import Any
+
+from pycontrol import executor_spans
 
 SCHEMA = "nonstop.metrics.worker"
 SUPPORTED_VERSIONS = frozenset({1})
@@ -194,16 +197,24 @@ def document_from_dict(d: Any) -> WorkerDoc:
     win = r.obj("window")
     n = r.obj("node")
     executors = []
+    n_tasks = 0
     for i, e in enumerate(r.list("executors")):
         er = _Reader(e, f"$.executors[{i}]")
         ids = er.ints("id")
-        if len(ids) != 2 or ids[1] < ids[0]:
+        if len(ids) != 2:
             raise DocumentError(f"$.executors[{i}].id: expected [start, end], got {list(ids)}")
+        bad = executor_spans.check(ids[0], ids[1])
+        if bad:
+            raise DocumentError(f"$.executors[{i}].id: {bad}")
+        n_tasks += executor_spans.tasks(ids[0], ids[1])
         executors.append(ExecutorMetrics(
             ids[0], ids[1], er.str("component"), er.ints("tasks"), er.num("cpu_cores", True),
             er.int("child_processes"), er.num("child_cpu_cores", True), er.int("queue_length", True),
             er.int("queue_capacity", True), er.num("emitted_per_s"), er.num("executed_per_s"),
             er.num("busy", True) if "busy" in e else None))
+    over = executor_spans.check_total(n_tasks)
+    if over:
+        raise DocumentError(f"$.executors: {over}")
     traffic = []
     for i, p in enumerate(r.list("traffic")):
         pr = _Reader(p, f"$.traffic[{i}]")

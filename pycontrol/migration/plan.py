@@ -10,8 +10,10 @@ Decision znode /nonstop/decisions/<topology-name>:
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from pycontrol import executor_spans
 from pycontrol.errors import UserError
 
 _EXECUTOR = re.compile(r"\s*\[?\s*(-?\d+)\s*(?:[,-]\s*(-?\d+)\s*)?\]?\s*")
@@ -24,8 +26,9 @@ def parse_executor(text: str) -> tuple[int, int]:
         raise UserError(f"--executor must look like [3-3] or 3, got '{text}'")
     start = int(m.group(1))
     end = int(m.group(2)) if m.group(2) is not None else start
-    if end < start:
-        raise UserError(f"executor {text} has an empty task range")
+    bad = executor_spans.check(start, end)
+    if bad:
+        raise UserError(f"executor {text}: {bad}")
     return start, end
 
 
@@ -47,9 +50,36 @@ def parse_target(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
+_PLAN_KEY = re.compile(r"\s*\[\s*(-?\d+)\s*[,-]\s*(-?\d+)\s*\]\s*")
+
+
+def placement_problem(placement: dict, known: Collection[tuple[int, int]] | None, topology: str) -> str | None:
+    """Why the plan-following scheduler would refuse this placement's executors, or None: the span rule
+    (pycontrol.executor_spans, as MigrationPlanParser) and, when `known` is given, the topology's executors
+    (as PlanDecider)."""
+    spans = []
+    for key in placement:
+        m = _PLAN_KEY.fullmatch(str(key))
+        if not m:
+            return f"'{key}' is not an executor id (expected \"[start,end]\")"
+        start, end = int(m.group(1)), int(m.group(2))
+        bad = executor_spans.check(start, end)
+        if bad:
+            return f"executor {key}: {bad}"
+        spans.append((start, end))
+    over = executor_spans.check_total(sum(executor_spans.tasks(s, e) for s, e in spans))
+    if over:
+        return f"placement: {over}"
+    return executor_spans.check_known(spans, known, topology) if known is not None else None
+
+
 def plan_doc(moves: dict[tuple[int, int], tuple[str, int]], request_id: str) -> dict:
-    return {"request_id": request_id,
-            "placement": {executor_key(*e): f"{h}:{p}" for e, (h, p) in sorted(moves.items())}}
+    """The plan znode's document; a placement the scheduler would refuse by the span rule is not written."""
+    placement = {executor_key(*e): f"{h}:{p}" for e, (h, p) in sorted(moves.items())}
+    problem = placement_problem(placement, None, "")
+    if problem:
+        raise UserError(f"plan not written: {problem}")
+    return {"request_id": request_id, "placement": placement}
 
 
 @dataclass(frozen=True)

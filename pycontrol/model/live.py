@@ -21,6 +21,7 @@ from typing import Any
 
 import networkx as nx
 
+from pycontrol import executor_spans
 from pycontrol.metrics.rest_info import SupervisorInfo, TopologyInfo
 from pycontrol.metrics.schema import WorkerDoc, executor_key, parse_executor_key
 from pycontrol.metrics.zk import Skipped
@@ -174,6 +175,7 @@ def build_model(info: TopologyInfo, docs: Mapping[str, WorkerDoc], *, now_ms: in
     """The model of one topology. `cpu_mhz` (configured) wins over each node's reported frequency,
     which wins over `fallback_mhz` (e.g. this machine's /proc/cpuinfo)."""
     docs = {w: d for w, d in docs.items() if d.topology_id == info.id}
+    docs, skipped = _known_executors_only(info, docs, list(skipped))
     ordered = sorted(docs.values(), key=lambda d: (d.window_end_ms, d.worker))  # freshest last
     reported = {d.host: d.node_cpu_mhz for d in ordered if d.node_cpu_mhz is not None}
 
@@ -188,7 +190,23 @@ def build_model(info: TopologyInfo, docs: Mapping[str, WorkerDoc], *, now_ms: in
     nodes = _nodes(workers, ordered, supervisors, mhz_for)
     model_mhz = cpu_mhz if cpu_mhz is not None else (ordered[-1].node_cpu_mhz if ordered else None) or fallback_mhz
     return LiveModel(info.id, info.name, info.status, now_ms, max((d.period_s for d in ordered), default=None),
-                     model_mhz, comp, ex, workers, nodes, lost, list(skipped), [e for e in errors if e])
+                     model_mhz, comp, ex, workers, nodes, lost, skipped, [e for e in errors if e])
+
+
+def _known_executors_only(info: TopologyInfo, docs: Mapping[str, WorkerDoc],
+                          skipped: list[Skipped]) -> tuple[dict[str, WorkerDoc], list[Skipped]]:
+    """Documents naming an executor the topology does not have (per the REST view) are skipped whole."""
+    known = {parse_executor_key(p.key) for p in info.executors}
+    if not known:  # no REST view of the executors: nothing to check against
+        return dict(docs), skipped
+    kept = {}
+    for w, d in docs.items():
+        stray = executor_spans.check_known(((m.start, m.end) for m in d.executors), known, d.topology_id)
+        if stray is None:
+            kept[w] = d
+        else:
+            skipped.append(Skipped(f"{d.topology_id}/{d.host}-{d.port}", stray))
+    return kept, skipped
 
 
 def _component_dag(info: TopologyInfo, spec) -> tuple[nx.DiGraph, dict[int, str]]:
@@ -226,12 +244,13 @@ def _executor_graph(info: TopologyInfo, ordered: list[WorkerDoc], mhz_for) -> nx
     ex = nx.DiGraph()
     for p in info.executors:
         s, e = parse_executor_key(p.key)
-        ex.add_node(p.key, component=p.component, tasks=tuple(range(s, e + 1)), worker=p.worker, node=p.host,
-                    capacity=p.capacity, **_UNMEASURED)
+        ex.add_node(p.key, component=p.component, tasks=tuple(executor_spans.task_range(s, e)), worker=p.worker,
+                    node=p.host, capacity=p.capacity, **_UNMEASURED)
     for d in ordered:
         for m in d.executors:
             total = None if m.cpu_cores is None else m.cpu_cores + (m.child_cpu_cores or 0.0)
-            attrs = dict(component=m.component, tasks=tuple(m.tasks) or tuple(range(m.start, m.end + 1)),
+            tasks = tuple(m.tasks) or tuple(executor_spans.task_range(m.start, m.end))
+            attrs = dict(component=m.component, tasks=tasks,
                          worker=d.worker, node=d.host, cpu_cores=_round(total), thread_cpu_cores=m.cpu_cores,
                          child_cpu_cores=m.child_cpu_cores, cpu_hz=_hz(total, mhz_for(d.host)),
                          queue_length=m.queue_length, queue_capacity=m.queue_capacity,
@@ -250,7 +269,7 @@ def _add_traffic(ex: nx.DiGraph, comp: nx.DiGraph, ordered: list[WorkerDoc], tas
     task_executor: dict[int, str] = {}
     for key in list(ex.nodes):
         s, e = parse_executor_key(key)
-        task_executor.update({t: key for t in range(s, e + 1)})
+        task_executor.update({t: key for t in executor_spans.task_range(s, e)})
 
     def executor_of(task: int) -> str:
         if task not in task_executor:  # named by traffic, placed by nobody (e.g. its worker just died)

@@ -3,6 +3,7 @@ variations of the document fixture."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -160,3 +161,19 @@ def test_documents_of_another_topology_are_ignored():
     other = document_from_dict(variant(topology_id="other-1-1"))
     m = build_model(info, {d.worker: other}, now_ms=d.window_end_ms)
     assert not any(a["measured"] for _, a in m.executors.nodes(data=True))
+
+
+def test_a_document_naming_an_executor_the_topology_lacks_is_skipped_whole_with_the_reason():
+    info, d = _fixture_info(fixture_dict())
+    info = dataclasses.replace(info, executors=tuple(e for e in info.executors if e.key != "[7-7]"))
+    m = build_model(info, {d.worker: d}, now_ms=d.window_end_ms)
+    assert not any(a["measured"] for _, a in m.executors.nodes(data=True))
+    assert [s.reason for s in m.skipped] == [f"unknown_executor: executor [7,7] is not an executor of {d.topology_id}"]
+
+
+def test_a_bogus_executor_in_the_rest_view_expands_to_no_tasks_instead_of_running_away():
+    info, d = _fixture_info(fixture_dict())
+    bogus = rest_info.ExecutorPlace("[1-2147483647]", "busy", d.host, d.port)
+    info = dataclasses.replace(info, executors=(*info.executors, bogus))
+    m = build_model(info, {}, now_ms=d.window_end_ms)
+    assert m.executors.nodes["[1-2147483647]"]["tasks"] == ()

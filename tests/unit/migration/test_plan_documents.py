@@ -1,7 +1,7 @@
 import pytest
 
 from pycontrol.errors import UserError
-from pycontrol.migration.plan import Decision, parse_executor, parse_target, plan_doc, ui_executor
+from pycontrol.migration.plan import Decision, parse_executor, parse_target, placement_problem, plan_doc, ui_executor
 
 
 @pytest.mark.parametrize("text, expected", [("[3-3]", (3, 3)), ("[3,5]", (3, 5)), ("3", (3, 3)), (" 4-6 ", (4, 6))])
@@ -35,3 +35,23 @@ def test_a_decision_answers_only_its_own_plan_version_and_topology_instance():
     assert d.answers("relay-1-9", 4)
     assert not d.answers("relay-1-9", 3)
     assert not d.answers("relay-2-10", 4)
+
+
+@pytest.mark.parametrize("text, code", [("[0,0]", "bad_span"), ("[-1,-1]", "bad_span"),
+                                        ("[1,2147483647]", "span_too_large")])
+def test_an_executor_outside_the_span_rule_is_refused_before_a_plan_is_written(text, code):
+    with pytest.raises(UserError, match=code):
+        parse_executor(text)
+
+
+def test_placement_problem_names_the_executor_the_topology_lacks():
+    assert placement_problem({"[2,2]": "h:1"}, {(2, 2)}, "t-1") is None
+    assert (placement_problem({"[9-9]": "h:1"}, {(2, 2)}, "t-1")
+            == "unknown_executor: executor [9,9] is not an executor of t-1")
+    assert placement_problem({"[1,200000]": "h:1"}, None, "t-1").startswith("executor [1,200000]: span_too_large")
+
+
+def test_the_writer_refuses_a_placement_the_scheduler_would_reject_by_the_span_rule():
+    assert plan_doc({(3, 3): ("h", 1)}, "r")["placement"] == {"[3,3]": "h:1"}
+    with pytest.raises(UserError, match=r"plan not written: executor \[1,2147483647\]: span_too_large"):
+        plan_doc({(1, 2**31 - 1): ("h", 1)}, "r")

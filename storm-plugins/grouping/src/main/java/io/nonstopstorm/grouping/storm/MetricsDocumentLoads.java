@@ -13,7 +13,8 @@ import java.util.Map;
  * component, each of its tasks gets the executor's {@code busy}, tuples executed in the window and queue
  * length (its tasks share one thread and one queue). Fields this
  * reader does not use are ignored, as the schema asks; a document of another schema or version, or one
- * that lacks a field used here, is an {@link IllegalArgumentException} naming the problem.
+ * that lacks a field used here, is an {@link IllegalArgumentException} naming the problem; so is an
+ * executor id outside {@link ExecutorSpans} or a task outside its executor.
  */
 public final class MetricsDocumentLoads {
     static final String SCHEMA = "nonstop.metrics.worker";
@@ -49,9 +50,12 @@ public final class MetricsDocumentLoads {
             throw new IllegalArgumentException("$.executors: expected a list");
         }
         List<TaskLoad> out = new ArrayList<>();
+        long allTasks = 0;
         for (int i = 0; i < list.size(); i++) {
             String where = "$.executors[" + i + "]";
             Map<?, ?> e = object(list.get(i), where);
+            long[] span = span(e, where);
+            allTasks += ExecutorSpans.tasks(span[0], span[1]);
             if (!component.equals(e.get("component"))) {
                 continue;
             }
@@ -62,13 +66,34 @@ public final class MetricsDocumentLoads {
                 throw new IllegalArgumentException(where + ".tasks: expected a list");
             }
             for (Object task : tasks) {
-                if (!(task instanceof Number n)) {
-                    throw new IllegalArgumentException(where + ".tasks: expected integers, got " + task);
+                if (!(task instanceof Integer || task instanceof Long) || ((Number) task).longValue() < span[0]
+                    || ((Number) task).longValue() > span[1]) {
+                    throw new IllegalArgumentException(where + ".tasks: expected task ids of the executor "
+                                                       + e.get("id") + ", got " + task);
                 }
+                Number n = (Number) task;
                 out.add(new TaskLoad(n.intValue(), pid, seq, endMs, seconds, busy, executed, queue));
             }
         }
+        ExecutorSpans.checkTotal(allTasks).ifPresent(over -> {
+            throw new IllegalArgumentException("$.executors: " + over);
+        });
         return out;
+    }
+
+    /** The executor's {@code [start, end]}, checked by {@link ExecutorSpans} before anything uses it. */
+    private static long[] span(Map<?, ?> e, String where) {
+        if (!(e.get("id") instanceof List<?> id) || id.size() != 2
+            || !(id.get(0) instanceof Integer || id.get(0) instanceof Long)
+            || !(id.get(1) instanceof Integer || id.get(1) instanceof Long)) {
+            throw new IllegalArgumentException(where + ".id: expected [start, end], got " + e.get("id"));
+        }
+        long start = ((Number) id.get(0)).longValue();
+        long end = ((Number) id.get(1)).longValue();
+        ExecutorSpans.check(start, end, false).ifPresent(bad -> {
+            throw new IllegalArgumentException(where + ".id: " + bad);
+        });
+        return new long[] {start, end};
     }
 
     private static Map<?, ?> object(Object value, String where) {

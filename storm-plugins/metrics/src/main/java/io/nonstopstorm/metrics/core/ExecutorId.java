@@ -20,9 +20,10 @@ public record ExecutorId(int start, int end) implements Comparable<ExecutorId> {
     }
 
     public List<Integer> tasks() {
-        List<Integer> out = new ArrayList<>(end - start + 1);
-        for (int t = start; t <= end; t++) {
-            out.add(t);
+        List<Integer> out = new ArrayList<>();
+        // long: an end of Integer.MAX_VALUE must not wrap around and loop forever
+        for (long t = start; t <= end; t++) {
+            out.add((int) t);
         }
         return out;
     }

@@ -14,9 +14,12 @@ import java.util.Map;
  * @param connectWaitMs longest wait for connections to an executor's new home before local traffic
  *                      is switched to it (make-before-break)
  * @param planDir       directory of the node's plan store
+ * @param parkedMaxBytes   estimated heap a worker may hold in tuples parked for executors it has not
+ *                         started yet (beyond it they are dropped for the acker to replay)
+ * @param eventsMaxBytes   size at which a worker's migration event log rotates (one old file kept)
  */
 public record MigrationSettings(boolean enabled, long workerSyncMs, long lazyKillMs, boolean push,
-                                long connectWaitMs, Path planDir) {
+                                long connectWaitMs, Path planDir, long parkedMaxBytes, long eventsMaxBytes) {
 
     public static final String ENABLED = "nonstop.migration.enabled";
     public static final String WORKER_SYNC_MS = "nonstop.migration.worker.sync.ms";
@@ -24,10 +27,14 @@ public record MigrationSettings(boolean enabled, long workerSyncMs, long lazyKil
     public static final String PUSH = "nonstop.migration.push";
     public static final String CONNECT_WAIT_MS = "nonstop.migration.connect.wait.ms";
     public static final String PLAN_DIR = "nonstop.migration.plan.dir";
+    public static final String PARKED_MAX_BYTES = "nonstop.migration.parked.max.bytes";
+    public static final String EVENTS_MAX_BYTES = "nonstop.migration.events.max.bytes";
 
     public static final long DEFAULT_WORKER_SYNC_MS = 1000;
     public static final long DEFAULT_LAZY_KILL_MS = 2000;
     public static final long DEFAULT_CONNECT_WAIT_MS = 2000;
+    public static final long DEFAULT_PARKED_MAX_BYTES = 32L << 20;
+    public static final long DEFAULT_EVENTS_MAX_BYTES = 10L << 20;
     /** Sub-directory of storm.local.dir holding the plan store unless {@link #PLAN_DIR} says otherwise. */
     public static final String DEFAULT_PLAN_SUBDIR = "nonstop";
 
@@ -40,6 +47,12 @@ public record MigrationSettings(boolean enabled, long workerSyncMs, long lazyKil
         }
         if (connectWaitMs < 0) {
             throw new IllegalArgumentException(CONNECT_WAIT_MS + " must be >= 0 ms, got " + connectWaitMs);
+        }
+        if (parkedMaxBytes < 0) {
+            throw new IllegalArgumentException(PARKED_MAX_BYTES + " must be >= 0 bytes, got " + parkedMaxBytes);
+        }
+        if (eventsMaxBytes < 4096) {
+            throw new IllegalArgumentException(EVENTS_MAX_BYTES + " must be >= 4096 bytes, got " + eventsMaxBytes);
         }
     }
 
@@ -59,7 +72,9 @@ public record MigrationSettings(boolean enabled, long workerSyncMs, long lazyKil
             longValue(conf, LAZY_KILL_MS, DEFAULT_LAZY_KILL_MS),
             bool(conf, PUSH, true),
             longValue(conf, CONNECT_WAIT_MS, DEFAULT_CONNECT_WAIT_MS),
-            planDir);
+            planDir,
+            longValue(conf, PARKED_MAX_BYTES, DEFAULT_PARKED_MAX_BYTES),
+            longValue(conf, EVENTS_MAX_BYTES, DEFAULT_EVENTS_MAX_BYTES));
     }
 
     /** The plan file inside {@link #planDir()}. */
@@ -93,7 +108,7 @@ public record MigrationSettings(boolean enabled, long workerSyncMs, long lazyKil
         try {
             return Long.parseLong(v.toString().trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a whole number of milliseconds, got '" + v + "'");
+            throw new IllegalArgumentException(key + " must be a whole number, got '" + v + "'");
         }
     }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -63,6 +64,7 @@ public final class PlanCodec {
         long version = asLong(root.get("version"), "version");
         long writtenAt = root.containsKey("written_at_ms") ? asLong(root.get("written_at_ms"), "written_at_ms") : 0;
         SortedMap<Integer, PortPlan> ports = new TreeMap<>();
+        long tasks = 0;
         for (Map.Entry<?, ?> e : asMap(root.get("ports"), "ports").entrySet()) {
             String where = "ports." + e.getKey();
             int port;
@@ -82,13 +84,21 @@ public final class PlanCodec {
                 if (pair.size() != 2) {
                     throw new PlanFormatException(where + ".executors: expected [start,end], got " + pair);
                 }
-                try {
-                    execs.add(new ExecutorRange((int) asLong(pair.get(0), where), (int) asLong(pair.get(1), where)));
-                } catch (IllegalArgumentException ex) {
-                    throw new PlanFormatException(where + ".executors: " + ex.getMessage());
+                long start = asLong(pair.get(0), where);
+                long end = asLong(pair.get(1), where);
+                // Checked as longs before the cast: a line must not make the worker allocate per bogus task.
+                Optional<String> bad = ExecutorSpans.check(start, end, true);
+                if (bad.isPresent()) {
+                    throw new PlanFormatException(where + ".executors: " + bad.get());
                 }
+                tasks += ExecutorSpans.tasks(start, end);
+                execs.add(new ExecutorRange((int) start, (int) end));
             }
             ports.put(port, new PortPlan((String) topo, execs));
+        }
+        Optional<String> over = ExecutorSpans.checkTotal(tasks);
+        if (over.isPresent()) {
+            throw new PlanFormatException("ports: " + over.get());
         }
         SortedMap<String, String> fps = new TreeMap<>();
         Object topologies = root.get("topologies");

@@ -44,8 +44,9 @@ public record ExecutorDiff(SortedSet<ExecutorRange> toAdd, SortedSet<ExecutorRan
     private static SortedSet<Integer> tasksOf(Set<ExecutorRange> executors) {
         SortedSet<Integer> tasks = new TreeSet<>();
         for (ExecutorRange r : executors) {
-            for (int t = r.start(); t <= r.end(); t++) {
-                tasks.add(t);
+            // long: an end of Integer.MAX_VALUE must not wrap around and loop forever
+            for (long t = r.start(); t <= r.end(); t++) {
+                tasks.add((int) t);
             }
         }
         return tasks;

@@ -20,6 +20,8 @@ class MigrationSettingsTest {
         assertEquals(1000, s.workerSyncMs());
         assertTrue(s.push());
         assertEquals(Path.of("/var/storm/local/nonstop/plan.json"), s.planFile());
+        assertEquals(32L << 20, s.parkedMaxBytes());
+        assertEquals(10L << 20, s.eventsMaxBytes());
     }
 
     @Test
@@ -27,7 +29,10 @@ class MigrationSettingsTest {
         MigrationSettings s = MigrationSettings.fromConf(Map.of(
             "nonstop.migration.enabled", true, "nonstop.migration.worker.sync.ms", 250,
             "nonstop.migration.lazy.kill.ms", "0", "nonstop.migration.push", "false",
-            "nonstop.migration.plan.dir", "/tmp/p"), LOCAL);
+            "nonstop.migration.plan.dir", "/tmp/p", "nonstop.migration.parked.max.bytes", "1048576",
+            "nonstop.migration.events.max.bytes", 65536), LOCAL);
+        assertEquals(1 << 20, s.parkedMaxBytes());
+        assertEquals(65536, s.eventsMaxBytes());
         assertTrue(s.enabled());
         assertEquals(250, s.workerSyncMs());
         assertEquals(0, s.lazyKillMs());
@@ -46,5 +51,11 @@ class MigrationSettingsTest {
         e = assertThrows(IllegalArgumentException.class,
             () -> MigrationSettings.fromConf(Map.of("nonstop.migration.worker.sync.ms", 1), LOCAL));
         assertTrue(e.getMessage().contains(">= 10"));
+        e = assertThrows(IllegalArgumentException.class,
+            () -> MigrationSettings.fromConf(Map.of("nonstop.migration.parked.max.bytes", -1), LOCAL));
+        assertTrue(e.getMessage().contains("nonstop.migration.parked.max.bytes"));
+        e = assertThrows(IllegalArgumentException.class,
+            () -> MigrationSettings.fromConf(Map.of("nonstop.migration.events.max.bytes", 100), LOCAL));
+        assertTrue(e.getMessage().contains("nonstop.migration.events.max.bytes"));
     }
 }

@@ -32,7 +32,9 @@ class PlanCodecTest {
         assertMessage("{\"format\":1,\"version\":1,\"ports\":{\"6701\":{\"topology\":\"t\",\"executors\":[[3]]}}}",
                       "expected [start,end]");
         assertMessage("{\"format\":1,\"version\":1,\"ports\":{\"6701\":{\"topology\":\"t\",\"executors\":[[3,1]]}}}",
-                      "range is empty");
+                      "ports.6701.executors: bad_span: executor [3,1]");
+        assertMessage("{\"format\":1,\"version\":1,\"ports\":{\"6701\":{\"topology\":\"t\",\"executors\":[[1,2147483647]]}}}",
+                      "ports.6701.executors: span_too_large");
         assertMessage("{\"format\":2,\"version\":1,\"ports\":{}}", "unsupported plan format 2");
         assertMessage("{\"format\":1,\"version\":-1,\"ports\":{}}", "version must be >= 0");
         assertMessage("{\"format\":1,\"version\":1.5,\"ports\":{}}", "version: expected a whole number");

@@ -117,7 +117,7 @@ public class PlanStoreTest {
     @Test
     void concurrentReadersOnlyEverSeeWholeVersionsInOrder() throws Exception {
         PlanStore s = store();
-        s.publish(content(6701, "t-1", 0));
+        s.publish(content(6701, "t-1", 1));   // version v holds task v (task ids start at 1)
         AtomicBoolean done = new AtomicBoolean();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread reader = new Thread(() -> {
@@ -129,7 +129,7 @@ public class PlanStoreTest {
                     if (p.version() < last) {
                         throw new AssertionError("version went back from " + last + " to " + p.version());
                     }
-                    int expected = (int) p.version() - 1;
+                    int expected = (int) p.version();
                     if (!p.port(6701).orElseThrow().executors().contains(new ExecutorRange(expected, expected))) {
                         throw new AssertionError("version " + p.version() + " has foreign content " + p);
                     }
@@ -141,7 +141,7 @@ public class PlanStoreTest {
             }
         });
         reader.start();
-        for (int i = 1; i < 300; i++) {
+        for (int i = 2; i <= 300; i++) {
             s.publish(content(6701, "t-1", i));
         }
         done.set(true);

@@ -1,10 +1,15 @@
 package io.nonstopstorm.scheduling.metricsplane;
 
+import io.nonstopstorm.scheduling.model.ExecutorId;
+import io.nonstopstorm.scheduling.model.ExecutorSpans;
 import io.nonstopstorm.scheduling.model.Outcome;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Whether a document read from ZooKeeper may be used: it parses, sits where its own content says it
- * should ({@code <root>/<topology-id>/<host>-<port>}), and is fresh. Pure.
+ * should ({@code <root>/<topology-id>/<host>-<port>}), names only executors its topology has (when
+ * known), and is fresh. Pure.
  */
 public final class DocumentCheck {
 
@@ -15,7 +20,25 @@ public final class DocumentCheck {
     }
 
     public static Outcome<WorkerDocument> accept(RawDocument raw, String root, long nowMs, double staleAfterPeriods) {
+        return accept(raw, root, nowMs, staleAfterPeriods, Map.of());
+    }
+
+    /**
+     * Also refuses a document naming an executor its topology does not have, when {@code executorsOf}
+     * knows the topology's executors (Nimbus's view); documents of other topologies are not checked so.
+     */
+    public static Outcome<WorkerDocument> accept(RawDocument raw, String root, long nowMs, double staleAfterPeriods,
+                                                 Map<String, Set<ExecutorId>> executorsOf) {
         return WorkerDocumentParser.parse(raw.json()).flatMap(doc -> {
+            Set<ExecutorId> known = executorsOf.get(doc.topologyId());
+            if (known != null) {
+                for (WorkerDocument.ExecutorCpu e : doc.executors()) {
+                    if (!known.contains(e.id())) {
+                        return Outcome.failure(ExecutorSpans.unknown(e.id().startTask(), e.id().endTask(),
+                                                                     doc.topologyId()));
+                    }
+                }
+            }
             String expected = root + "/" + doc.topologyId() + "/" + doc.workerName();
             if (!expected.equals(raw.path())) {
                 return Outcome.failure("document of " + doc.topologyId() + " " + doc.workerName() + " is stored under "

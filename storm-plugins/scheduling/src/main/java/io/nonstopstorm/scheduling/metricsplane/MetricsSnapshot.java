@@ -61,8 +61,9 @@ public final class MetricsSnapshot {
         Map<Integer, ExecutorId> executorOfTask = new HashMap<>();
         for (WorkerDocument d : docs) {
             for (WorkerDocument.ExecutorCpu e : d.executors()) {
-                for (int t = e.id().startTask(); t <= e.id().endTask(); t++) {
-                    executorOfTask.put(t, e.id());
+                // long: an end of Integer.MAX_VALUE must not wrap (the parser bounds spans anyway)
+                for (long t = e.id().startTask(); t <= e.id().endTask(); t++) {
+                    executorOfTask.put((int) t, e.id());
                 }
             }
         }

@@ -1,10 +1,12 @@
 package io.nonstopstorm.scheduling.metricsplane;
 
 import io.nonstopstorm.scheduling.model.ExecutorId;
+import io.nonstopstorm.scheduling.model.ExecutorSpans;
 import io.nonstopstorm.scheduling.model.Outcome;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import org.apache.storm.shade.net.minidev.json.parser.JSONParser;
@@ -14,7 +16,7 @@ import org.apache.storm.shade.net.minidev.json.parser.ParseException;
  * Reads a worker metrics document (schema {@code nonstop.metrics.worker}, version 1). Pure. A document
  * that is not JSON, has another schema or version, or lacks a field the schedulers use comes back as a
  * failure naming the first problem; fields it does not know are ignored (adding fields is not a version
- * change).
+ * change). Executor ids follow {@link ExecutorSpans} (user executors only: the documents leave Storm's out).
  */
 public final class WorkerDocumentParser {
 
@@ -82,14 +84,23 @@ public final class WorkerDocumentParser {
 
     private static List<WorkerDocument.ExecutorCpu> executors(List<?> items) {
         List<WorkerDocument.ExecutorCpu> out = new ArrayList<>();
+        long tasks = 0;
         for (int i = 0; i < items.size(); i++) {
             String at = "$.executors[" + i + "]";
             Map<?, ?> e = object(items.get(i), at);
             List<?> id = list(e, "id", at);
-            if (id.size() != 2 || !(id.get(0) instanceof Number s) || !(id.get(1) instanceof Number t)
-                || t.longValue() < s.longValue()) {
+            if (id.size() != 2 || !(id.get(0) instanceof Integer || id.get(0) instanceof Long)
+                || !(id.get(1) instanceof Integer || id.get(1) instanceof Long)) {
                 throw new Bad(at + ".id: expected [start, end], got " + id);
             }
+            long s = ((Number) id.get(0)).longValue();
+            long t = ((Number) id.get(1)).longValue();
+            // Before anything iterates the span: a forged end of 2^31-1 must not run a loop on Nimbus.
+            Optional<String> bad = ExecutorSpans.check(s, t, false);
+            if (bad.isPresent()) {
+                throw new Bad(at + ".id: " + bad.get());
+            }
+            tasks += ExecutorSpans.tasks(s, t);
             OptionalDouble thread = number(e, "cpu_cores", at);
             OptionalDouble children = e.containsKey("child_cpu_cores") ? number(e, "child_cpu_cores", at) : OptionalDouble.of(0);
             // A known thread with unknown children counts the thread only: a lower bound beats no figure.
@@ -100,9 +111,12 @@ public final class WorkerDocumentParser {
             if (e.containsKey("queue_length") && e.get("queue_length") != null) {
                 queue = OptionalLong.of(nonNegativeInteger(e, "queue_length", at));
             }
-            out.add(new WorkerDocument.ExecutorCpu(new ExecutorId(s.intValue(), t.intValue()),
+            out.add(new WorkerDocument.ExecutorCpu(new ExecutorId((int) s, (int) t),
                     string(e, "component", at), cores, children.orElse(0), queue));
         }
+        ExecutorSpans.checkTotal(tasks).ifPresent(over -> {
+            throw new Bad("$.executors: " + over);
+        });
         return out;
     }
 

@@ -1,6 +1,7 @@
 package io.nonstopstorm.scheduling.plan;
 
 import io.nonstopstorm.scheduling.model.ExecutorId;
+import io.nonstopstorm.scheduling.model.ExecutorSpans;
 import io.nonstopstorm.scheduling.model.Outcome;
 import java.util.Map;
 import java.util.Optional;
@@ -17,7 +18,9 @@ import org.apache.storm.shade.net.minidev.json.parser.ParseException;
  *  "placement": {"[3,3]": "127.0.0.12:37121", "[5,6]": "&lt;supervisor-id&gt;:37122"}}
  * </pre>
  * Executor keys are Storm executor ids {@code [start,end]} (the UI's {@code [start-end]} is accepted);
- * values are {@code HOST:PORT} or {@code SUPERVISOR_ID:PORT}.
+ * values are {@code HOST:PORT} or {@code SUPERVISOR_ID:PORT}. Executor ids follow {@link ExecutorSpans}
+ * (user executors only: Storm's system executor never moves); the decider then refuses ids the topology
+ * does not have.
  */
 public final class MigrationPlanParser {
     private static final Pattern EXECUTOR = Pattern.compile("\\s*\\[\\s*(-?\\d+)\\s*[,-]\\s*(-?\\d+)\\s*]\\s*");
@@ -46,6 +49,7 @@ public final class MigrationPlanParser {
             return Outcome.failure("plan places no executor");
         }
         TreeMap<ExecutorId, PlanTarget> moves = new TreeMap<>();
+        long tasks = 0;
         for (Map.Entry<?, ?> e : placement.entrySet()) {
             String key = String.valueOf(e.getKey());
             Matcher m = EXECUTOR.matcher(key);
@@ -55,7 +59,14 @@ public final class MigrationPlanParser {
             ExecutorId id;
             PlanTarget target;
             try {
-                id = new ExecutorId(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+                long start = Long.parseLong(m.group(1));
+                long end = Long.parseLong(m.group(2));
+                Optional<String> bad = ExecutorSpans.check(start, end, false);
+                if (bad.isPresent()) {
+                    return Outcome.failure("executor " + key + ": " + bad.get());
+                }
+                tasks += ExecutorSpans.tasks(start, end);
+                id = new ExecutorId((int) start, (int) end);
                 if (!(e.getValue() instanceof String s)) {
                     return Outcome.failure("target of executor " + key + " must be a \"HOST:PORT\" string");
                 }
@@ -66,6 +77,10 @@ public final class MigrationPlanParser {
             if (moves.put(id, target) != null) {
                 return Outcome.failure("executor " + id + " is placed more than once in the plan");
             }
+        }
+        Optional<String> over = ExecutorSpans.checkTotal(tasks);
+        if (over.isPresent()) {
+            return Outcome.failure("placement: " + over.get());
         }
         return Outcome.success(new MigrationPlan(Optional.ofNullable((String) rid), moves));
     }

@@ -4,6 +4,7 @@ import io.nonstopstorm.scheduling.core.PlanValidator;
 import io.nonstopstorm.scheduling.model.ClusterModel;
 import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
+import io.nonstopstorm.scheduling.model.ExecutorSpans;
 import io.nonstopstorm.scheduling.model.Node;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
@@ -37,7 +38,8 @@ public final class PlanDecider {
         Map<ExecutorId, SlotId> targets = new TreeMap<>();
         for (Map.Entry<ExecutorId, PlanTarget> e : plan.moves().entrySet()) {
             if (!topology.hasExecutor(e.getKey())) {
-                return PlanDecision.rejected("executor " + e.getKey() + " is not an executor of " + topology.id()
+                return PlanDecision.rejected(ExecutorSpans.unknown(e.getKey().startTask(), e.getKey().endTask(),
+                                                                   topology.id())
                                              + " (it has " + topology.executorIds() + ")");
             }
             Optional<String> node = resolveNode(e.getValue().node(), cluster, hostOfNode);

@@ -1,12 +1,14 @@
 package io.nonstopstorm.scheduling.storm;
 
 import io.nonstopstorm.scheduling.metricsplane.ZkMetricsReader;
+import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.plan.PlanFollowingScheduler;
 import io.nonstopstorm.scheduling.plan.PlanWatch;
 import io.nonstopstorm.scheduling.plan.ZkPlanChannel;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -174,7 +176,7 @@ public class NonstopScheduler implements IScheduler {
         }
         if (measure) {
             try {
-                metrics.refresh(hostOfNode);
+                metrics.refresh(hostOfNode, executorsOf(all));
             } catch (RuntimeException e) {
                 LOG.warn("nonstop scheduler: reading the metrics plane failed", e);
             }
@@ -190,6 +192,17 @@ public class NonstopScheduler implements IScheduler {
         } catch (RuntimeException | LinkageError | AssertionError e) {
             LOG.error("DefaultScheduler failed", e);
         }
+    }
+
+    /** Each topology's executors, so the metrics plane refuses documents naming others. */
+    private static Map<String, Set<ExecutorId>> executorsOf(List<TopologyDetails> topologies) {
+        Map<String, Set<ExecutorId>> out = new HashMap<>();
+        for (TopologyDetails td : topologies) {
+            Set<ExecutorId> ids = new HashSet<>();
+            td.getExecutors().forEach(e -> ids.add(StormModelMapper.id(e)));
+            out.put(td.getId(), ids);
+        }
+        return out;
     }
 
     /** The scheduler the topology's conf names, or null (no key, or a name no scheduler answers to). */

@@ -1,6 +1,7 @@
 package io.nonstopstorm.scheduling.storm;
 
 import io.nonstopstorm.scheduling.metricsplane.WorkerDocument;
+import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
 import io.nonstopstorm.scheduling.model.LoadSample;
 import io.nonstopstorm.scheduling.model.NodeReading;
@@ -9,6 +10,7 @@ import io.nonstopstorm.scheduling.model.TrafficMatrix;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Runtime measurements the traffic-aware schedulers need, supplied by the metrics plane
@@ -58,6 +60,15 @@ public interface SchedulingMetrics {
      * @param hostOfNode supervisor id → the host its workers advertise (how the measurements name nodes)
      */
     default void refresh(Map<String, String> hostOfNode) {
+    }
+
+    /**
+     * {@link #refresh(Map)}, refusing documents that name an executor their topology does not have.
+     *
+     * @param executorsOf topology id → its executors, for the topologies Nimbus knows this round
+     */
+    default void refresh(Map<String, String> hostOfNode, Map<String, Set<ExecutorId>> executorsOf) {
+        refresh(hostOfNode);
     }
 
     /** No measurements at all: traffic-based rescheduling never triggers. */

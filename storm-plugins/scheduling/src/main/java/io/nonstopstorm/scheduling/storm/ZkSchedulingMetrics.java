@@ -5,6 +5,7 @@ import io.nonstopstorm.scheduling.metricsplane.MetricsSnapshot;
 import io.nonstopstorm.scheduling.metricsplane.NodeLoadHistory;
 import io.nonstopstorm.scheduling.metricsplane.RawDocument;
 import io.nonstopstorm.scheduling.metricsplane.WorkerDocument;
+import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
 import io.nonstopstorm.scheduling.model.LoadSample;
 import io.nonstopstorm.scheduling.model.NodeReading;
@@ -37,8 +38,9 @@ import org.slf4j.LoggerFactory;
  *   <li>node load history: one sample per node and window, kept {@value #HISTORY_MINUTES} minutes and at
  *       most {@value #MAX_SAMPLES_PER_NODE} samples per node.</li>
  * </ul>
- * A document that is malformed, of an unknown version, misplaced or stale (older than three periods) is
- * skipped with one log line per written version. Without documents a topology has no traffic, so the
+ * A document that is malformed (an executor span outside {@code ExecutorSpans} included), of an unknown
+ * version, misplaced, naming an executor its topology does not have, or stale (older than three periods) is
+ * skipped for the round with one WARN line per written version of the znode. Without documents a topology has no traffic, so the
  * online scheduler keeps its placement. ZooKeeper trouble means no measurements this round, never an
  * exception. Nimbus conf {@code nonstop.node.cpu.mhz} is the clock for nodes whose kernel does not report one.
  */
@@ -92,6 +94,11 @@ public final class ZkSchedulingMetrics implements SchedulingMetrics {
 
     @Override
     public void refresh(Map<String, String> hostOfNode) {
+        refresh(hostOfNode, Map.of());
+    }
+
+    @Override
+    public void refresh(Map<String, String> hostOfNode, Map<String, Set<ExecutorId>> executorsOf) {
         this.hostOfNode = Map.copyOf(hostOfNode);
         long now = clockMillis.getAsLong();
         List<RawDocument> raw;
@@ -111,7 +118,8 @@ public final class ZkSchedulingMetrics implements SchedulingMetrics {
         Set<String> seen = new HashSet<>();
         for (RawDocument r : raw) {
             seen.add(r.path());
-            Outcome<WorkerDocument> checked = DocumentCheck.accept(r, root, now, DocumentCheck.DEFAULT_STALE_AFTER_PERIODS);
+            Outcome<WorkerDocument> checked = DocumentCheck.accept(r, root, now, DocumentCheck.DEFAULT_STALE_AFTER_PERIODS,
+                                                                      executorsOf);
             if (checked instanceof Outcome.Failure<WorkerDocument> f) {
                 refusedNow.put(r.path(), f.reason());
                 if (!Long.valueOf(r.version()).equals(loggedVersion.put(r.path(), r.version()))) {

@@ -82,7 +82,11 @@ class WorkerDocumentParserTest {
         assertFailure(edited(d -> items(d, "traffic").get(1).put("tuples_per_s", -1)),
                       "$.traffic[1].tuples_per_s: expected a finite non-negative number");
         assertFailure(edited(d -> items(d, "executors").get(0).put("id", List.of(4, 2))),
+                      "$.executors[0].id: bad_span: executor [4,2]");
+        assertFailure(edited(d -> items(d, "executors").get(0).put("id", List.of(4))),
                       "$.executors[0].id: expected [start, end]");
+        assertFailure(edited(d -> items(d, "executors").get(0).put("id", List.of(1, Integer.MAX_VALUE))),
+                      "$.executors[0].id: span_too_large: executor [1,2147483647]");
         assertFailure("{\"schema\": ", "not JSON");
         assertFailure("[]", "$: expected an object");
         assertFailure("", "not JSON");

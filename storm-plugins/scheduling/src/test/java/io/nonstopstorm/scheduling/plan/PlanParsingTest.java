@@ -29,7 +29,9 @@ class PlanParsingTest {
         assertReason("{}", "no \"placement\" object");
         assertReason("{\"placement\":{}}", "places no executor");
         assertReason("{\"placement\":{\"3\":\"h:1\"}}", "'3' is not an executor id");
-        assertReason("{\"placement\":{\"[4,3]\":\"h:1\"}}", "range is empty");
+        assertReason("{\"placement\":{\"[4,3]\":\"h:1\"}}", "executor [4,3]: bad_span");
+        assertReason("{\"placement\":{\"[1,2147483647]\":\"h:1\"}}", "executor [1,2147483647]: span_too_large");
+        assertReason("{\"placement\":{\"[1,99999999999999999999]\":\"h:1\"}}", "executor [1,99999999999999999999]: ");
         assertReason("{\"placement\":{\"[3,3]\":\"h\"}}", "is not HOST:PORT");
         assertReason("{\"placement\":{\"[3,3]\":\"h:x\"}}", "no numeric port");
         assertReason("{\"placement\":{\"[3,3]\":\"h:70000\"}}", "is not a port");

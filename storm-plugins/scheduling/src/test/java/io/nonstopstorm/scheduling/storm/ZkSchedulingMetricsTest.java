@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -67,6 +68,25 @@ class ZkSchedulingMetricsTest {
         assertTrue(m.executorLoads(TOPOLOGY).values().isEmpty());
         assertTrue(m.nodeReadings().isEmpty());
         assertEquals(Map.of(), m.nodeLoadHistory());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aForgedSpanOrAnExecutorTheTopologyLacksRefusesTheWholeDocumentAndTheRestIsUsed() {
+        RawDocument forged = new RawDocument(ROOT + "/" + TOPOLOGY + "/127.0.0.11-27121", MetricsFixture.edited(
+                d -> ((List<Map<String, Object>>) d.get("executors")).get(0).put("id", List.of(1, Integer.MAX_VALUE))), 1);
+        List<RawDocument> docs = List.of(forged, second(END, 0.5, 1));
+        ZkSchedulingMetrics m = new ZkSchedulingMetrics(() -> docs, ROOT, () -> END, OptionalDouble.empty());
+        Map<String, Set<ExecutorId>> executors = Map.of(TOPOLOGY, Set.of(ExecutorId.ofTask(2)));
+        m.refresh(HOSTS, executors);
+        assertTrue(m.refusedDocument(TOPOLOGY, "127.0.0.11", 27121).orElseThrow().contains("span_too_large"));
+        assertEquals(0.2 * HZ_PER_CORE, m.executorLoads(TOPOLOGY).of(ExecutorId.ofTask(2)), 1e-3, "the other is used");
+        assertEquals(Set.of(ExecutorId.ofTask(2)), m.executorLoads(TOPOLOGY).values().keySet(), "only it");
+
+        m.refresh(HOSTS, Map.of(TOPOLOGY, Set.of(ExecutorId.ofTask(3))));
+        assertEquals("unknown_executor: executor [2,2] is not an executor of " + TOPOLOGY,
+                     m.refusedDocument(TOPOLOGY, "127.0.0.12", 27122).orElseThrow());
+        assertTrue(m.executorLoads(TOPOLOGY).values().isEmpty());
     }
 
     @Test

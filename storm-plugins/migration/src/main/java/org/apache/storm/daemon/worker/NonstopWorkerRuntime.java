@@ -16,6 +16,7 @@ import io.nonstopstorm.migration.worker.ParkedTuples;
 import io.nonstopstorm.migration.worker.PlanWatcher;
 import io.nonstopstorm.migration.worker.RetiredTasks;
 import io.nonstopstorm.migration.worker.RoutingEpoch;
+import io.nonstopstorm.migration.worker.TupleSizeEstimate;
 import io.nonstopstorm.migration.worker.ZkOutage;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -75,7 +76,7 @@ public final class NonstopWorkerRuntime {
     private final PlanStore store;
     private final MigrationEventLog events;
     private final RetiredTasks retired = new RetiredTasks(FORWARD_TTL_MS, System::currentTimeMillis);
-    private final ParkedTuples<AddressedTuple> parked = new ParkedTuples<>(PARK_TTL_MS, PARK_CAPACITY);
+    private final ParkedTuples<AddressedTuple> parked;
     private final TupleForwarder forwarder;
     private final ZkOutage zkOutage = new ZkOutage(System::currentTimeMillis);
     private final LastKnownAssignment<Assignment> lastAssignment = new LastKnownAssignment<>();
@@ -102,7 +103,9 @@ public final class NonstopWorkerRuntime {
         this.settings = settings;
         this.store = new PlanStore(settings.planFile(), System::currentTimeMillis);
         this.events = new MigrationEventLog(settings.planDir().resolve("worker-" + ws.port + ".events.jsonl"),
-                                            System::currentTimeMillis);
+                                            System::currentTimeMillis, settings.eventsMaxBytes());
+        this.parked = new ParkedTuples<>(PARK_TTL_MS, PARK_CAPACITY, settings.parkedMaxBytes(),
+                                         t -> TupleSizeEstimate.of(t.getTuple().getValues()));
         this.forwarder = new TupleForwarder(ws, retired, parked);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "nonstop-reconciler");
@@ -463,6 +466,7 @@ public final class NonstopWorkerRuntime {
             long writtenAt = plan.map(NodePlan::writtenAtMs).orElse(now);
             LOG.info("nonstop: reconciling port {} to plan v{} ({}, {} ms after the plan was written): {}",
                      ws.port, version, d.source(), now - writtenAt, diff);
+            parked.newMove();
             events.append("reconcile", Map.of("port", ws.port, "plan_version", version, "plan_written_ms", writtenAt,
                                               "source", String.valueOf(d.source()),
                                               "added", diff.toAdd().toString(), "removed", diff.toRemove().toString()));

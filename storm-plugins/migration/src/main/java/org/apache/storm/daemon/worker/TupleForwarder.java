@@ -64,6 +64,8 @@ final class TupleForwarder {
                 countDropped(1);
             }
         }
+        parked.boundNotice().ifPresent(bound -> LOG.warn("nonstop: parked tuples reached {}: tuples for tasks "
+            + "not started here yet are dropped (the acker replays them) until this move's executors start", bound));
         if (!follow.isEmpty()) {
             forwardAll(follow);
         }
