@@ -138,13 +138,15 @@ def run_cmd(config_path, home, ui, zk_hosts, zk_root, cpu_mhz, dry_run, once, cy
         rest = StormRest(ui_url)
         collector = Collector(rest, mz, cpu_mhz=cpu_mhz, clock_ms=lambda: int(clock.now() * 1000))
         store = StateStore(client)
-        realizer = Realizer(StormClusterIO(client, rest), store, clock, cfg.verify_timeout_s, timer=metrics.time)
+        lead = Leadership(client, identity or f"{socket.gethostname()}:{os.getpid()}", clock=clock)
+        # Plan writes are fenced by the leader epoch, and the lead is re-checked before each topology.
+        realizer = Realizer(StormClusterIO(client, rest, fence=lead.fence), store, clock, cfg.verify_timeout_s,
+                            timer=metrics.time, leading=lead.is_leader)
         java = JavaPlanner(timeout_s=cfg.planner_timeout_s)
         sink = ZkDecisionSink(client)
         loop = ControlLoop(cfg, ModelSource(collector.collect_all, clock), {p: java for p in SCHEDULERS}, realizer,
                            store, clock, metrics, _Both(sink, _PrintSink()) if max_cycles else sink,
                            force_dry_run=dry_run)
-        lead = Leadership(client, identity or f"{socket.gethostname()}:{os.getpid()}")
         if max_cycles and not lead.acquire(timeout_s=15):
             raise UserError(f"another controller leads ({', '.join(lead.contenders())}): stop it, or use "
                             f"`pycontrol controller pause` and read its decisions with `pycontrol controller status`")

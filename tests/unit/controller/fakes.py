@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import networkx as nx
-from kazoo.exceptions import BadVersionError, NoNodeError
+from kazoo.exceptions import BadVersionError, NodeExistsError, NoNodeError, RolledBackError
 
 from pycontrol.controller.actions import Move
 from pycontrol.controller.planner import Plan, PlanningError
@@ -90,6 +90,58 @@ class FakeKazoo:
 
     def get_children(self, path):
         return sorted({p[len(path) + 1:].split("/")[0] for p in self.data if p.startswith(path + "/")})
+
+    connected = True
+
+    def ensure_path(self, path):
+        if path not in self.data:    # parents are implicit here; the path itself is created empty
+            self.create(path, b"")
+
+    def delete(self, path):
+        if path not in self.data:
+            raise NoNodeError()
+        del self.data[path], self.version[path]
+
+    def transaction(self):
+        return FakeTransaction(self)
+
+
+class FakeTransaction:
+    """check / create / set_data / commit: all or nothing, failures reported as kazoo does (in the results)."""
+
+    def __init__(self, zk: FakeKazoo):
+        self.zk, self.ops = zk, []
+
+    def check(self, path, version):
+        self.ops.append(("check", path, version, None))
+
+    def create(self, path, data):
+        self.ops.append(("create", path, None, data))
+
+    def set_data(self, path, data, version=-1):
+        self.ops.append(("set", path, version, data))
+
+    def commit(self):
+        zk, failed = self.zk, None
+        for i, (op, path, version, _) in enumerate(self.ops):
+            if op == "check" and (path not in zk.data or zk.version[path] != version):
+                failed = (i, NoNodeError() if path not in zk.data else BadVersionError())
+            elif op == "create" and path in zk.data:
+                failed = (i, NodeExistsError())
+            elif op == "set" and path not in zk.data:
+                failed = (i, NoNodeError())
+            if failed:
+                return [failed[1] if j == failed[0] else RolledBackError() for j in range(len(self.ops))]
+        out = []
+        for op, path, _, data in self.ops:
+            if op == "create":
+                zk.create(path, data)
+                out.append(path)
+            elif op == "set":
+                out.append(zk.set(path, data))
+            else:
+                out.append(True)
+        return out
 
 
 @dataclass

@@ -78,3 +78,16 @@ def test_recovery_finishes_a_pending_action_without_moving_twice():
     _, _, (o,) = r.recover(*store.load(), {"wc": 60})
     assert o.status == "applied" and cluster.plans == [("wc", {"[1-1]": B})]
     assert r.recover(*store.load(), {})[2] == []             # nothing pending: nothing to do
+
+
+def test_the_lead_is_rechecked_before_each_topology_and_a_lost_lead_stops_the_action_there():
+    cluster = FakeCluster({"a": {"[1-1]": A}, "b": {"[1-1]": A}})
+    store = StateStore(FakeKazoo(), "/ctl/state")
+    asked = []
+    r = Realizer(cluster, store, ManualClock(100.0), verify_timeout_s=30, poll_s=1,
+                 leading=lambda: (asked.append(1), len(asked) < 2)[1])   # lost after the first topology
+    state, version = store.load()
+    with pytest.raises(FencedOut, match="lost the lead before applying the moves of b"):
+        r.realize(state, version, 1, [Move("a", "[1-1]", A, B), Move("b", "[1-1]", A, B)], {})
+    assert [t for t, _ in cluster.plans] == ["a"]
+    assert store.load()[0].pending is not None, "left for the next leader to recover"
