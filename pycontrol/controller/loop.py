@@ -91,6 +91,7 @@ class ControlLoop:
         self.gains = GainTracker()
         self.cycle_no = 0
         self.last_collect_error: str | None = None
+        self._unreadable_seen: set[tuple[str, int]] = set()
 
     # --- settings per topology ---------------------------------------------------------------------
     def limits(self, policy: TopologyPolicy):
@@ -127,7 +128,7 @@ class ControlLoop:
             if got.error:
                 self.metrics.collect_failures.inc()
                 log.warning("cycle %d: data incomplete after %d attempt(s): %s", n, got.attempts, got.error)
-            records, allowed, evals = self._decide_all(n, got.models, state)
+            records, allowed, evals = self._decide_all(n, got.models, state, version)
             if allowed:
                 self._realize(n, state, version, records, allowed, evals)
             return records
@@ -142,7 +143,7 @@ class ControlLoop:
             self.metrics.actions.labels(o.topology, o.status).inc()
             log.warning("recovered action of cycle %d: %s", pending.cycle, o.line())
 
-    def _decide_all(self, n: int, models: list[LiveModel], state: ControllerState):
+    def _decide_all(self, n: int, models: list[LiveModel], state: ControllerState, version: int):
         records: list[DecisionRecord] = []
         allowed: list[Move] = []
         evals: dict[str, Evaluation] = {}
@@ -152,6 +153,9 @@ class ControlLoop:
             if policy.policy == "off":
                 log.debug("cycle %d: %s: policy off", n, model.name)
                 continue
+            if model.name in state.broken:
+                records.append(self._unreadable(n, now, model.name, policy, state, version))
+                continue
             rec, ev, moves = self._decide(n, now, model, policy, state)
             records.append(rec)
             evals[model.name] = ev
@@ -160,6 +164,17 @@ class ControlLoop:
             if r.kind != APPLIED:
                 self._publish(r)
         return records, allowed, evals
+
+    def _unreadable(self, n: int, now: float, topo: str, policy: TopologyPolicy, state: ControllerState,
+                    version: int) -> DecisionRecord:
+        """A topology whose entry in the controller state does not parse: an error, no action on it (its
+        cooldown and hysteresis memory is unknown), and the entry is kept as stored."""
+        why = state.broken[topo][1]
+        if (topo, version) not in self._unreadable_seen:   # once per state version, not every cycle
+            self._unreadable_seen.add((topo, version))
+            log.warning("cycle %d: %s: its entry in the controller state (v%d) is malformed: %s", n, topo, version, why)
+        self.metrics.track(topo, policy.policy)
+        return DecisionRecord(n, now, topo, policy.policy, ERROR, f"controller state entry unreadable: {why}")
 
     def _decide(self, n: int, now: float, model: LiveModel, policy: TopologyPolicy,
                 state: ControllerState) -> tuple[DecisionRecord, Evaluation, list[Move]]:

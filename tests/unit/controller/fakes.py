@@ -158,13 +158,23 @@ class FakeCluster:
     system: dict[str, dict[str, str]] = field(default_factory=dict)     # name -> system executors -> slot
     hosts: dict[str, str] = field(default_factory=dict)                 # supervisor id -> host
     on_write: object = None     # called with (topology, moves) before a plan is "written"
+    bad_decision: set[str] = field(default_factory=set)                 # topologies whose decision is malformed
+    removed: list[str] = field(default_factory=list)                    # topologies whose documents were removed
+    list_error: str | None = None                                       # the running list is unreadable
     _due: dict[str, tuple[int, dict[str, str]]] = field(default_factory=dict)
 
     def topology_id(self, name):
         return f"{name}-id" if name in self.placements else None
 
     def topologies(self):
+        if self.list_error:
+            from pycontrol.storm.rest import RestError
+            raise RestError(self.list_error)
         return [{"name": n, "id": f"{n}-id"} for n in sorted(self.placements)]
+
+    def remove_documents(self, topology):
+        self.removed.append(topology)
+        return [f"/nonstop/plans/{topology}"]
 
     def supervisors(self):
         return [{"id": i, "host": h} for i, h in sorted(self.hosts.items())]
@@ -199,6 +209,9 @@ class FakeCluster:
 
     def wait_decision(self, topology, topology_id, version, timeout_s):
         from pycontrol.errors import UserError
+        if topology in self.bad_decision:
+            from pycontrol.migration.plan import BadDocument
+            raise BadDocument(f"/nonstop/decisions/{topology} v3: plan_version must be an integer, got 'x'")
         if self.no_decision:
             raise UserError(f"no decision on plan v{version} of {topology} after {timeout_s:.0f} s")
         return Decision(self.decision, self.reason, version, topology_id, "rid", 0, [])

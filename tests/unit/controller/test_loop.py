@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from pycontrol import zk
 from pycontrol.controller import policy
 from pycontrol.controller.actions import Move
 from pycontrol.controller.clock import ManualClock
@@ -231,3 +232,17 @@ def test_a_topology_s_counters_are_exported_at_zero_from_its_first_cycle():
     assert rig.sample("nonstop_controller_actions_total", topology="wc", outcome="rejected") == 0
     # An unknown gain is absent, never 0.
     assert rig.sample("nonstop_controller_predicted_gain_tuples_per_second", topology="wc") is None
+
+
+def test_a_malformed_state_entry_is_an_error_of_its_topology_reported_once_and_kept(caplog):
+    rig = Rig(cfg())
+    state, version = rig.store.load()
+    doc = state.to_doc()
+    doc["topologies"]["wc"] = {"last_action_at": "soon"}
+    zk.write_json(rig.store.client, rig.store.path, doc, expected_version=version)
+    for _ in range(2):
+        (rec,) = rig.cycle(5)
+        assert rec.kind == "error" and "controller state entry unreadable: last_action_at" in rec.reason
+    assert rig.cluster.plans == [] and rig.planner.calls == []
+    assert sum("is malformed" in r.getMessage() for r in caplog.records) == 1
+    assert rig.store.load()[0].to_doc()["topologies"]["wc"] == {"last_action_at": "soon"}

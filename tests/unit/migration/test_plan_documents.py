@@ -1,7 +1,7 @@
 import pytest
 
 from pycontrol.errors import UserError
-from pycontrol.migration.plan import Decision, parse_executor, parse_target, plan_doc, ui_executor
+from pycontrol.migration.plan import BadDocument, Decision, parse_executor, parse_target, plan_doc, ui_executor
 
 
 @pytest.mark.parametrize("text, expected", [("[3-3]", (3, 3)), ("[3,5]", (3, 5)), ("3", (3, 3)), (" 4-6 ", (4, 6))])
@@ -35,3 +35,16 @@ def test_a_decision_answers_only_its_own_plan_version_and_topology_instance():
     assert d.answers("relay-1-9", 4)
     assert not d.answers("relay-1-9", 3)
     assert not d.answers("relay-2-10", 4)
+
+
+@pytest.mark.parametrize("doc, fragment", [
+    ([1, 2], "must be a JSON object"),
+    ({"status": "applied", "plan_version": "four"}, "plan_version must be an integer"),
+    ({"status": "applied", "plan_version": True}, "plan_version must be an integer"),
+    ({"status": "applied", "plan_version": 4, "decided_at_ms": "soon"}, "decided_at_ms must be an integer"),
+    ({"status": "applied", "plan_version": 4, "moves": "all"}, "moves must be a list of objects"),
+    ({"status": "applied", "plan_version": 4, "request_id": 7}, "request_id must be a string"),
+])
+def test_a_malformed_decision_raises_the_one_documented_error(doc, fragment):
+    with pytest.raises(BadDocument, match=fragment):
+        Decision.from_doc(doc)
