@@ -11,6 +11,8 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from kazoo.exceptions import KazooException
+
 from pycontrol.controller import snapshot
 from pycontrol.controller.actions import Move
 from pycontrol.controller.clock import Clock
@@ -25,6 +27,7 @@ from pycontrol.controller.safety import gate, reason_kind
 from pycontrol.controller.source import ModelSource
 from pycontrol.controller.state_store import ControllerState, FencedOut
 from pycontrol.model.live import LiveModel
+from pycontrol.storm.rest import RestError
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +134,7 @@ class ControlLoop:
             records, allowed, evals = self._decide_all(n, got.models, state, version)
             if allowed:
                 self._realize(n, state, version, records, allowed, evals)
+            self._prune(n)
             return records
         finally:
             self.metrics.cycles.inc()
@@ -243,6 +247,37 @@ class ControlLoop:
                 self.gains.expect(r.topology, Expectation(n, o.converged_at or self.clock.now(), ev.inter_node_share,
                                                           ev.total_tuples_per_s, r.predicted_gain))
             self._publish(r)
+
+    def _prune(self, n: int) -> None:
+        """Forgets topologies that are no longer running: their entries in the controller state, their
+        Prometheus series, their plan and decision znodes. Only on a list of running topologies that was
+        read successfully, and never while an action is pending (its recovery needs the entries)."""
+        if not self.realizer.leading():
+            return
+        try:
+            running = {t["name"] for t in self.realizer.io.topologies()}
+            recorded = set(self.realizer.io.recorded_topologies())
+        except (RestError, KazooException) as e:
+            log.info("cycle %d: not pruning: the running topologies are unknown (%s)", n, e)
+            return
+        state, version = self.store.load()
+        if state.pending is not None:
+            return
+        gone = (state.known() | self.metrics.topologies() | set(self.gains.waiting) | recorded) - running
+        if not gone:
+            return
+        if state.known() & gone:
+            self.store.save(state.without(gone), version)   # FencedOut if another controller wrote meanwhile
+        for topo in sorted(gone):
+            series = self.metrics.forget(topo)
+            self.gains.waiting.pop(topo, None)
+            try:
+                removed = self.realizer.io.remove_documents(topo)
+            except KazooException as e:   # still recorded: the next cycle tries again
+                log.warning("cycle %d: could not remove the znodes of %s: %r", n, topo, e)
+                continue
+            log.info("cycle %d: %s is no longer running: forgot its state, %d series and %s", n, topo, series,
+                     ", ".join(removed) or "no znodes")
 
     def _publish(self, r: DecisionRecord) -> None:
         self.metrics.decisions.labels(r.topology, r.kind).inc()

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from kazoo.client import KazooClient
+from kazoo.exceptions import NoNodeError
 
 from pycontrol.controller.actions import Move
 from pycontrol.controller.clock import Clock
@@ -56,6 +57,9 @@ class ClusterIO(Protocol):
 
     def topologies(self) -> list[dict]:
         """{"name", "id"} of every running topology; RestError if the list cannot be read."""
+
+    def recorded_topologies(self) -> list[str]:
+        """Topologies with a decision record of the controller's in ZooKeeper (it may since have restarted)."""
 
     def remove_documents(self, topology: str) -> list[str]:
         """Deletes the topology's plan and decision znodes; returns the paths that were there."""
@@ -127,6 +131,12 @@ class StormClusterIO:
                 log.warning("%s: malformed decision document: %s", topology, e)
 
         return migrate.wait_decision(self.client, topology, topology_id, version, timeout_s, on_bad=on_bad)
+
+    def recorded_topologies(self) -> list[str]:
+        try:
+            return list(self.client.get_children(self.decisions_path))
+        except NoNodeError:
+            return []
 
     def remove_documents(self, topology: str) -> list[str]:
         paths = [f"{zk.PLANS}/{topology}", f"{zk.DECISIONS}/{topology}", f"{self.decisions_path}/{topology}"]

@@ -161,6 +161,7 @@ class FakeCluster:
     bad_decision: set[str] = field(default_factory=set)                 # topologies whose decision is malformed
     removed: list[str] = field(default_factory=list)                    # topologies whose documents were removed
     list_error: str | None = None                                       # the running list is unreadable
+    recorded: set[str] = field(default_factory=set)                      # topologies with a decision record
     _due: dict[str, tuple[int, dict[str, str]]] = field(default_factory=dict)
 
     def topology_id(self, name):
@@ -172,7 +173,11 @@ class FakeCluster:
             raise RestError(self.list_error)
         return [{"name": n, "id": f"{n}-id"} for n in sorted(self.placements)]
 
+    def recorded_topologies(self):
+        return sorted(self.recorded)
+
     def remove_documents(self, topology):
+        self.recorded.discard(topology)
         self.removed.append(topology)
         return [f"/nonstop/plans/{topology}"]
 

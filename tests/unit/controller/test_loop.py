@@ -50,6 +50,8 @@ class Rig:
 
     def collect_all(self):
         self.collects += 1
+        if "wc" not in self.cluster.placements:   # killed
+            return []
         # Metrics documents of a 5 s window that ended 1 s ago.
         return [model(dict(self.cluster.placements["wc"]), TRAFFIC, now_s=self.clock.now(),
                       worker_load={A: 0.2, B: 0.2}, **self.model_kw)]
@@ -246,3 +248,49 @@ def test_a_malformed_state_entry_is_an_error_of_its_topology_reported_once_and_k
     assert rig.cluster.plans == [] and rig.planner.calls == []
     assert sum("is malformed" in r.getMessage() for r in caplog.records) == 1
     assert rig.store.load()[0].to_doc()["topologies"]["wc"] == {"last_action_at": "soon"}
+
+
+def wc_series(rig):
+    return [s for f in rig.metrics.registry.collect() for s in f.samples if s.labels.get("topology") == "wc"]
+
+
+def test_a_killed_topology_leaves_no_state_no_series_and_no_documents_after_the_next_cycle():
+    rig = Rig(cfg())
+    (rec,) = rig.cycle()
+    assert rec.kind == "applied" and "wc" in rig.store.load()[0].topologies and wc_series(rig)
+    assert "wc" in rig.loop.gains.waiting
+    rig.cycle(5)
+    assert rig.cluster.removed == [], "a running topology is kept"
+    del rig.cluster.placements["wc"]
+    assert rig.cycle(5) == []
+    assert rig.store.load()[0].known() == set() and wc_series(rig) == [] and "wc" not in rig.loop.gains.waiting
+    assert rig.cluster.removed == ["wc"]
+    assert rig.store.load()[0].log, "the action log is history, not per-topology state"
+
+
+def test_nothing_is_pruned_while_the_running_list_is_unreadable():
+    rig = Rig(cfg())
+    rig.cycle()
+    del rig.cluster.placements["wc"]
+    rig.cluster.list_error = "UI REST API down"
+    rig.cycle(5)
+    assert "wc" in rig.store.load()[0].topologies and wc_series(rig) and rig.cluster.removed == []
+    rig.cluster.list_error = None
+    rig.cycle(5)
+    assert rig.store.load()[0].known() == set() and rig.cluster.removed == ["wc"]
+
+
+def test_a_topology_known_only_from_its_decision_record_is_pruned_too():
+    rig = Rig(cfg(dry_run=True))
+    rig.cluster.recorded = {"old", "wc"}     # records left by a controller before a restart
+    rig.cycle()
+    assert rig.cluster.removed == ["old"] and rig.cluster.recorded == {"wc"}
+
+
+def test_a_controller_that_lost_the_lead_prunes_nothing():
+    rig = Rig(cfg())
+    rig.cycle()
+    del rig.cluster.placements["wc"]
+    rig.loop.realizer.leading = lambda: False
+    rig.cycle(5)
+    assert "wc" in rig.store.load()[0].topologies and rig.cluster.removed == []
