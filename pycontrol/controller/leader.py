@@ -183,4 +183,8 @@ class Leadership:
         self._drop_lock()
 
     def contenders(self) -> list[str]:
+        """Who holds and who waits for the lock; [] (unknown) while disconnected, where kazoo would hold
+        the read until ZooKeeper is back."""
+        if not self.client.connected:
+            return []
         return list(self.lock.contenders())

@@ -130,6 +130,7 @@ class FakeClient:
         self.server = server
         self.listeners = []
         self.locks = []
+        self.connected = True
 
     def Lock(self, path, ident):  # noqa: N802 - kazoo's spelling
         lk = FakeLock(self, path, ident)
@@ -140,6 +141,7 @@ class FakeClient:
         self.listeners.append(fn)
 
     def emit(self, state):
+        self.connected = state == KazooState.CONNECTED
         for fn in self.listeners:
             fn(state)
 
