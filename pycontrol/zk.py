@@ -100,14 +100,14 @@ def write_json_fenced(client: KazooClient, path: str, doc: Any, fence: Fence) ->
     """write_json as one transaction with a check of the fence: FencedWrite (and nothing written) if the
     fence znode is no longer at fence.version. Returns the new version of `path`."""
     data = json.dumps(doc, sort_keys=True).encode()
-    parent = path.rsplit("/", 1)[0]
-    if parent:
-        client.ensure_path(parent)
     for _ in range(2):   # a second pass if the znode was created or deleted between exists() and commit
         tx = client.transaction()
         tx.check(fence.path, fence.version)
         creating = client.exists(path) is None
         if creating:
+            parent = path.rsplit("/", 1)[0]
+            if parent:   # a transaction cannot make parents; only the first write of a path pays for this
+                client.ensure_path(parent)
             tx.create(path, data)
         else:
             tx.set_data(path, data)
