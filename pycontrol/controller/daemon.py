@@ -81,6 +81,7 @@ class Daemon:
                     self.loop.cycle()
                 except FencedOut as e:
                     self.fenced += 1
+                    self.loop.metrics.fenced_cycles.inc()
                     log.warning("cycle aborted: %s; the next cycle re-reads the state", e)
                 except Exception:  # noqa: BLE001 - one bad cycle must not end the daemon
                     self.failed += 1

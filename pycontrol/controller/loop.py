@@ -25,7 +25,7 @@ from pycontrol.controller.prom import ControllerMetrics
 from pycontrol.controller.realize import Realizer, StateStoreLike
 from pycontrol.controller.safety import gate, reason_kind
 from pycontrol.controller.source import ModelSource
-from pycontrol.controller.state_store import ControllerState, FencedOut
+from pycontrol.controller.state_store import ControllerState, Deposed, FencedOut
 from pycontrol.model.live import LiveModel
 from pycontrol.storm.rest import RestError
 
@@ -229,6 +229,11 @@ class ControlLoop:
         acting = [r for r in records if r.kind == APPLIED]
         try:
             _, _, outcomes = self.realizer.realize(state, version, n, allowed, self.hysteresis(allowed))
+        except Deposed as e:
+            # Not an error of these topologies, and no record from us: the leader reports on them now.
+            log.warning("cycle %d: deposed; the action on %s is left to the leader: %s", n,
+                        ", ".join(r.topology for r in acting), e)
+            raise
         except FencedOut as e:
             for r in acting:
                 r.kind, r.outcome = ERROR, f"not applied: {e}"

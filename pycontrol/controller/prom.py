@@ -48,6 +48,9 @@ class ControllerMetrics:
         self.collect_failures = Counter("nonstop_controller_collect_failures",
                                         "Cycles without data: the REST API or ZooKeeper stayed unreadable",
                                         registry=r)
+        self.fenced_cycles = Counter("nonstop_controller_fenced_cycles",
+                                     "Cycles cut short: another controller leads, or the state changed under "
+                                     "the cycle (an operator's pause)", registry=r)
         self.last_cycle = Gauge("nonstop_controller_last_cycle_timestamp_seconds",
                                 "When the last cycle finished", registry=r)
         for p in PHASES:

@@ -26,7 +26,7 @@ from pycontrol.controller.actions import Move
 from pycontrol.controller.clock import Clock
 from pycontrol import zk
 from pycontrol.controller.decisions import DECISIONS_PATH
-from pycontrol.controller.state_store import ControllerState, FencedOut
+from pycontrol.controller.state_store import ControllerState, Deposed
 from pycontrol.errors import UserError
 from pycontrol.metrics.schema import parse_executor_key
 from pycontrol.migration import migrate
@@ -51,7 +51,7 @@ class ClusterIO(Protocol):
 
     def write_plan(self, topology: str, moves: dict[str, str]) -> int:
         """Writes the plan znode (executor "[s-e]" -> "host:port"); returns the version to be decided.
-        FencedOut, and nothing written, if another controller has led since ours gained the lead."""
+        Deposed, and nothing written, if another controller has led since ours gained the lead."""
 
     def wait_decision(self, topology: str, topology_id: str, version: int, timeout_s: float) -> Decision: ...
 
@@ -117,11 +117,11 @@ class StormClusterIO:
         if self.fence is not None:
             fence = self.fence()
             if fence is None:
-                raise FencedOut(f"no plan written for {topology}: this controller has no leader epoch")
+                raise Deposed(f"no plan written for {topology}: this controller has no leader epoch")
         try:
             _, version = migrate.write_plan(self.client, topology, plan, fence=fence)
         except zk.FencedWrite as e:
-            raise FencedOut(f"the plan for {topology} was refused: {e}") from e
+            raise Deposed(f"the plan for {topology} was refused: {e}") from e
         return version
 
     def wait_decision(self, topology: str, topology_id: str, version: int, timeout_s: float) -> Decision:
@@ -185,7 +185,7 @@ class Realizer:
         outcomes = []
         for topology, ms in _by_topology(moves).items():
             if not self.leading():
-                raise FencedOut(f"lost the lead before applying the moves of {topology}")
+                raise Deposed(f"lost the lead before applying the moves of {topology}")
             outcomes.append(self._apply(topology, ms))
         return outcomes
 

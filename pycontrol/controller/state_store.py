@@ -33,6 +33,11 @@ class FencedOut(Exception):
     """Another controller wrote the state since we read it: we are no longer the leader."""
 
 
+class Deposed(FencedOut):
+    """This controller no longer leads: its plan write was refused by the leader-epoch fence, or the lead
+    was lost during the cycle. Not an error of any topology; the leader reports on them."""
+
+
 @dataclass(frozen=True)
 class Pending:
     cycle: int

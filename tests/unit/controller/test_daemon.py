@@ -57,6 +57,7 @@ def test_a_fenced_out_or_failing_cycle_does_not_end_the_daemon():
     loop = Loop(clock, fail=[FencedOut("someone wrote"), RuntimeError("bug")])
     d = daemon(Lead(), loop, clock)
     assert d.run(max_cycles=3) == 3 and d.fenced == 1 and d.failed == 1
+    assert loop.metrics.registry.get_sample_value("nonstop_controller_fenced_cycles_total") == 1
 
 
 def test_stopping_ends_the_run_and_releases_the_lead():

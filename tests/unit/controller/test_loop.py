@@ -15,7 +15,7 @@ from pycontrol.controller.loop import ControlLoop
 from pycontrol.controller.prom import ControllerMetrics
 from pycontrol.controller.realize import Realizer
 from pycontrol.controller.source import ModelSource
-from pycontrol.controller.state_store import FencedOut, StateStore
+from pycontrol.controller.state_store import Deposed, FencedOut, StateStore
 from pycontrol.model.live import STATUS_STALE
 from tests.unit.controller.fakes import FakeCluster, FakeKazoo, FakePlanner, model
 
@@ -294,3 +294,13 @@ def test_a_controller_that_lost_the_lead_prunes_nothing():
     rig.loop.realizer.leading = lambda: False
     rig.cycle(5)
     assert "wc" in rig.store.load()[0].topologies and rig.cluster.removed == []
+
+
+def test_a_deposed_controller_publishes_nothing_about_the_topology_and_leaves_the_action_to_the_leader():
+    rig = Rig(cfg())
+    rig.loop.realizer.leading = lambda: False   # lost the lead after deciding, before the plan
+    with pytest.raises(Deposed):
+        rig.cycle()
+    assert rig.sink.records == [] and rig.cluster.plans == []
+    assert rig.sample("nonstop_controller_decisions_total", topology="wc", kind="error") == 0
+    assert rig.store.load()[0].pending is not None, "the write-ahead record, for the leader to recover"
