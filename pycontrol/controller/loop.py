@@ -94,7 +94,7 @@ class ControlLoop:
         self.gains = GainTracker()
         self.cycle_no = 0
         self.last_collect_error: str | None = None
-        self._unreadable_seen: set[tuple[str, int]] = set()
+        self._unreadable_logged: dict[str, int] = {}   # topology -> the state version last reported
 
     # --- settings per topology ---------------------------------------------------------------------
     def limits(self, policy: TopologyPolicy):
@@ -174,8 +174,8 @@ class ControlLoop:
         """A topology whose entry in the controller state does not parse: an error, no action on it (its
         cooldown and hysteresis memory is unknown), and the entry is kept as stored."""
         why = state.broken[topo][1]
-        if (topo, version) not in self._unreadable_seen:   # once per state version, not every cycle
-            self._unreadable_seen.add((topo, version))
+        if self._unreadable_logged.get(topo) != version:   # once per state version, not every cycle
+            self._unreadable_logged[topo] = version
             log.warning("cycle %d: %s: its entry in the controller state (v%d) is malformed: %s", n, topo, version, why)
         self.metrics.track(topo, policy.policy)
         return DecisionRecord(n, now, topo, policy.policy, ERROR, f"controller state entry unreadable: {why}")
@@ -276,6 +276,7 @@ class ControlLoop:
         for topo in sorted(gone):
             series = self.metrics.forget(topo)
             self.gains.waiting.pop(topo, None)
+            self._unreadable_logged.pop(topo, None)
             try:
                 removed = self.realizer.io.remove_documents(topo)
             except KazooException as e:   # still recorded: the next cycle tries again

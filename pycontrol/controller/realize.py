@@ -81,7 +81,7 @@ class StormClusterIO:
         # None: unfenced (operator commands such as drain); else the leader's current fence.
         self.fence = fence
         self.decisions_path = decisions_path
-        self._bad_seen: set[tuple[str, int]] = set()
+        self._bad_logged: dict[str, int] = {}   # topology -> the decision znode version last reported
 
     def topology_id(self, name: str) -> str | None:
         return self.rest.topology_id(name)
@@ -126,8 +126,8 @@ class StormClusterIO:
 
     def wait_decision(self, topology: str, topology_id: str, version: int, timeout_s: float) -> Decision:
         def on_bad(e: BadDocument) -> None:
-            if (topology, e.version) not in self._bad_seen:   # once per document version, not per poll or cycle
-                self._bad_seen.add((topology, e.version))
+            if self._bad_logged.get(topology) != e.version:   # once per document version, not per poll or cycle
+                self._bad_logged[topology] = e.version
                 log.warning("%s: malformed decision document: %s", topology, e)
 
         return migrate.wait_decision(self.client, topology, topology_id, version, timeout_s, on_bad=on_bad)
@@ -140,7 +140,7 @@ class StormClusterIO:
 
     def remove_documents(self, topology: str) -> list[str]:
         paths = [f"{zk.PLANS}/{topology}", f"{zk.DECISIONS}/{topology}", f"{self.decisions_path}/{topology}"]
-        self._bad_seen = {k for k in self._bad_seen if k[0] != topology}
+        self._bad_logged.pop(topology, None)
         return [p for p in paths if zk.delete_if_exists(self.client, p)]
 
 
