@@ -23,7 +23,7 @@ from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.manager import State
 from pycontrol.controller import policy
 from pycontrol.controller.clock import SystemClock
-from pycontrol.controller.decisions import DecisionRecord, ZkDecisionSink, read_latest
+from pycontrol.controller.decisions import DecisionRecord, ZkDecisionSink, read_latest, record_line
 from pycontrol.controller.prom import DEFAULT_PORT, ControllerMetrics, serve
 from pycontrol.controller.realize import Realizer, StormClusterIO
 from pycontrol.controller.safety import SafetyLimits
@@ -226,7 +226,7 @@ def status_cmd(as_json, last, home, zk_hosts) -> None:
     for e in doc["log"][-last:]:
         click.echo(f"action of cycle {e['cycle']}: {len(e['moves'])} move(s): {e['outcome']}")
     for topo, d in decisions.items():
-        click.echo(DecisionRecord(**d).line())
+        click.echo(record_line(topo, d))
 
 
 # --- drain ------------------------------------------------------------------------------------------
