@@ -191,7 +191,8 @@ def test_the_controller_leads_again_and_cycles_after_zookeeper_was_down(cluster,
         took = time.monotonic() - back
         # No stale lock node of the old session blocks anyone: it alone holds the lock.
         assert lock_holders(cluster) == ["it-ctl-blip"]
-        print(f"led again and cycled {took:.1f} s after ZooKeeper was back ({ZK_DOWN_S} s down)")
+        how = [ln for ln in daemon.log.read_text().splitlines() if "leads again" in ln or "is the leader" in ln]
+        print(f"led again and cycled {took:.1f} s after ZooKeeper was back ({ZK_DOWN_S} s down): {how[-1]}")
     finally:
         daemon.stop()
     assert daemon.proc.returncode == 0, daemon.log.read_text()[-3000:]
