@@ -3,7 +3,8 @@
 1. write-ahead: the moves are saved as the pending action in the controller state (compare-and-set,
    so a controller that lost the lead writes nothing);
 2. one plan znode per topology for the plan-following scheduler (pycontrol.migration), then its
-   decision is awaited;
+   decision is awaited; the daemon writes each plan in one transaction with a check of the leader
+   epoch (leader.py), and re-checks its lead before each topology;
 3. verify: the UI REST API must show every moved executor at its target within the timeout;
 4. the pending action is completed: its moves enter the cooldown/hysteresis memory and the log.
 
