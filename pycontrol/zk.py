@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from kazoo.client import KazooClient, KazooState
-from kazoo.exceptions import NoNodeError
+from kazoo.exceptions import BadVersionError, KazooException, NodeExistsError, NoNodeError
 from kazoo.handlers.threading import KazooTimeoutError
 from kazoo.retry import KazooRetry
 
@@ -75,3 +76,56 @@ def write_json(client: KazooClient, path: str, doc: Any, expected_version: int |
             return 0
         return client.set(path, data).version
     return client.set(path, data, version=expected_version).version
+
+
+# --- fencing: writes that only land while the writer's leader epoch is current ----------------------
+
+class FencedWrite(Exception):
+    """A fenced write was refused: the fence znode moved on (another leader since), nothing was written."""
+
+
+@dataclass(frozen=True)
+class Fence:
+    path: str       # the epoch znode
+    version: int    # its version when the writer gained the lead
+
+
+def bump_epoch(client: KazooClient, path: str) -> int:
+    """Moves the epoch znode on by one version and returns the new version: the epoch of a new leader."""
+    client.ensure_path(path)
+    return client.set(path, b"").version
+
+
+def write_json_fenced(client: KazooClient, path: str, doc: Any, fence: Fence) -> int:
+    """write_json as one transaction with a check of the fence: FencedWrite (and nothing written) if the
+    fence znode is no longer at fence.version. Returns the new version of `path`."""
+    data = json.dumps(doc, sort_keys=True).encode()
+    for _ in range(2):   # a second pass if the znode was created or deleted between exists() and commit
+        tx = client.transaction()
+        tx.check(fence.path, fence.version)
+        creating = client.exists(path) is None
+        if creating:
+            parent = path.rsplit("/", 1)[0]
+            if parent:   # a transaction cannot make parents; only the first write of a path pays for this
+                client.ensure_path(parent)
+            tx.create(path, data)
+        else:
+            tx.set_data(path, data)
+        check, result = tx.commit()
+        if isinstance(check, (BadVersionError, NoNodeError)):
+            raise FencedWrite(f"{fence.path} is past version {fence.version}: another controller leads")
+        if isinstance(result, (NodeExistsError, NoNodeError)):
+            continue
+        if isinstance(result, Exception):
+            raise result
+        return 0 if creating else result.version
+    raise KazooException(f"{path} kept being created and deleted during a fenced write")
+
+
+def delete_if_exists(client: KazooClient, path: str) -> bool:
+    """True if the znode was there and is now gone."""
+    try:
+        client.delete(path)
+    except NoNodeError:
+        return False
+    return True

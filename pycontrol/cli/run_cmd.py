@@ -23,7 +23,7 @@ from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.manager import State
 from pycontrol.controller import policy
 from pycontrol.controller.clock import SystemClock
-from pycontrol.controller.decisions import DecisionRecord, ZkDecisionSink, read_latest
+from pycontrol.controller.decisions import DecisionRecord, ZkDecisionSink, read_latest, record_line
 from pycontrol.controller.prom import DEFAULT_PORT, ControllerMetrics, serve
 from pycontrol.controller.realize import Realizer, StormClusterIO
 from pycontrol.controller.safety import SafetyLimits
@@ -138,13 +138,15 @@ def run_cmd(config_path, home, ui, zk_hosts, zk_root, cpu_mhz, dry_run, once, cy
         rest = StormRest(ui_url)
         collector = Collector(rest, mz, cpu_mhz=cpu_mhz, clock_ms=lambda: int(clock.now() * 1000))
         store = StateStore(client)
-        realizer = Realizer(StormClusterIO(client, rest), store, clock, cfg.verify_timeout_s, timer=metrics.time)
+        lead = Leadership(client, identity or f"{socket.gethostname()}:{os.getpid()}", clock=clock)
+        # Plan writes are fenced by the leader epoch, and the lead is re-checked before each topology.
+        realizer = Realizer(StormClusterIO(client, rest, fence=lead.fence), store, clock, cfg.verify_timeout_s,
+                            timer=metrics.time, leading=lead.is_leader)
         java = JavaPlanner(timeout_s=cfg.planner_timeout_s)
         sink = ZkDecisionSink(client)
         loop = ControlLoop(cfg, ModelSource(collector.collect_all, clock), {p: java for p in SCHEDULERS}, realizer,
                            store, clock, metrics, _Both(sink, _PrintSink()) if max_cycles else sink,
                            force_dry_run=dry_run)
-        lead = Leadership(client, identity or f"{socket.gethostname()}:{os.getpid()}")
         if max_cycles and not lead.acquire(timeout_s=15):
             raise UserError(f"another controller leads ({', '.join(lead.contenders())}): stop it, or use "
                             f"`pycontrol controller pause` and read its decisions with `pycontrol controller status`")
@@ -224,7 +226,7 @@ def status_cmd(as_json, last, home, zk_hosts) -> None:
     for e in doc["log"][-last:]:
         click.echo(f"action of cycle {e['cycle']}: {len(e['moves'])} move(s): {e['outcome']}")
     for topo, d in decisions.items():
-        click.echo(DecisionRecord(**d).line())
+        click.echo(record_line(topo, d))
 
 
 # --- drain ------------------------------------------------------------------------------------------

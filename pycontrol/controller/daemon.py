@@ -42,6 +42,9 @@ class Daemon:
         self.fenced = 0
         self.failed = 0
         self._holders: list[str] | None = None
+        # Read at each scrape, so a lead lost mid-cycle (a ZooKeeper blip) shows at once.
+        self._running = False
+        loop.metrics.is_leader.set_function(lambda: 1.0 if self._running and self.lead.is_leader() else 0.0)
 
     def _lead(self) -> bool:
         if self.lead.is_leader():
@@ -66,20 +69,19 @@ class Daemon:
     def run(self, max_cycles: int | None = None) -> int:
         """Runs until stopped (or max_cycles cycles as leader); returns the cycles run."""
         done = 0
-        metrics = self.loop.metrics
+        self._running = True
         try:
             while not self.stop.is_set():
                 if not self._lead():
-                    metrics.is_leader.set(0)
                     if self.wait(self.cycle_s):
                         break
                     continue
-                metrics.is_leader.set(1)
                 t0 = self.clock.now()
                 try:
                     self.loop.cycle()
                 except FencedOut as e:
                     self.fenced += 1
+                    self.loop.metrics.fenced_cycles.inc()
                     log.warning("cycle aborted: %s; the next cycle re-reads the state", e)
                 except Exception:  # noqa: BLE001 - one bad cycle must not end the daemon
                     self.failed += 1
@@ -90,6 +92,6 @@ class Daemon:
                 if self.wait(self.cycle_s - (self.clock.now() - t0)):
                     break
         finally:
+            self._running = False
             self.lead.release()
-            metrics.is_leader.set(0)
         return done

@@ -94,7 +94,19 @@ def read_latest(client: KazooClient, path: str = DECISIONS_PATH) -> dict[str, di
         return {}
     out = {}
     for name in sorted(client.get_children(path)):
-        got = zk.read_json(client, f"{path}/{name}")
+        try:
+            got = zk.read_json(client, f"{path}/{name}")
+        except (ValueError, UnicodeDecodeError) as e:   # one broken record must not hide the others
+            out[name] = {"unreadable": f"{path}/{name}: {e}"}
+            continue
         if got is not None:
-            out[name] = got[0]
+            out[name] = got[0] if isinstance(got[0], dict) else {"unreadable": f"{path}/{name}: not an object"}
     return out
+
+
+def record_line(topology: str, doc: dict) -> str:
+    """The log line of a stored record, or why it cannot be shown."""
+    try:
+        return DecisionRecord(**doc).line()
+    except (TypeError, KeyError, ValueError):
+        return f"{topology}: unreadable decision record: {doc.get('unreadable') or 'not a decision record'}"

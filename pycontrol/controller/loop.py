@@ -11,6 +11,8 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from kazoo.exceptions import KazooException
+
 from pycontrol.controller import snapshot
 from pycontrol.controller.actions import Move
 from pycontrol.controller.clock import Clock
@@ -23,8 +25,9 @@ from pycontrol.controller.prom import ControllerMetrics
 from pycontrol.controller.realize import Realizer, StateStoreLike
 from pycontrol.controller.safety import gate, reason_kind
 from pycontrol.controller.source import ModelSource
-from pycontrol.controller.state_store import ControllerState, FencedOut
+from pycontrol.controller.state_store import ControllerState, Deposed, FencedOut
 from pycontrol.model.live import LiveModel
+from pycontrol.storm.rest import RestError
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +94,7 @@ class ControlLoop:
         self.gains = GainTracker()
         self.cycle_no = 0
         self.last_collect_error: str | None = None
+        self._unreadable_logged: dict[str, int] = {}   # topology -> the state version last reported
 
     # --- settings per topology ---------------------------------------------------------------------
     def limits(self, policy: TopologyPolicy):
@@ -127,9 +131,10 @@ class ControlLoop:
             if got.error:
                 self.metrics.collect_failures.inc()
                 log.warning("cycle %d: data incomplete after %d attempt(s): %s", n, got.attempts, got.error)
-            records, allowed, evals = self._decide_all(n, got.models, state)
+            records, allowed, evals = self._decide_all(n, got.models, state, version)
             if allowed:
                 self._realize(n, state, version, records, allowed, evals)
+            self._prune(n)
             return records
         finally:
             self.metrics.cycles.inc()
@@ -142,7 +147,7 @@ class ControlLoop:
             self.metrics.actions.labels(o.topology, o.status).inc()
             log.warning("recovered action of cycle %d: %s", pending.cycle, o.line())
 
-    def _decide_all(self, n: int, models: list[LiveModel], state: ControllerState):
+    def _decide_all(self, n: int, models: list[LiveModel], state: ControllerState, version: int):
         records: list[DecisionRecord] = []
         allowed: list[Move] = []
         evals: dict[str, Evaluation] = {}
@@ -152,6 +157,9 @@ class ControlLoop:
             if policy.policy == "off":
                 log.debug("cycle %d: %s: policy off", n, model.name)
                 continue
+            if model.name in state.broken:
+                records.append(self._unreadable(n, now, model.name, policy, state, version))
+                continue
             rec, ev, moves = self._decide(n, now, model, policy, state)
             records.append(rec)
             evals[model.name] = ev
@@ -160,6 +168,17 @@ class ControlLoop:
             if r.kind != APPLIED:
                 self._publish(r)
         return records, allowed, evals
+
+    def _unreadable(self, n: int, now: float, topo: str, policy: TopologyPolicy, state: ControllerState,
+                    version: int) -> DecisionRecord:
+        """A topology whose entry in the controller state does not parse: an error, no action on it (its
+        cooldown and hysteresis memory is unknown), and the entry is kept as stored."""
+        why = state.broken[topo][1]
+        if self._unreadable_logged.get(topo) != version:   # once per state version, not every cycle
+            self._unreadable_logged[topo] = version
+            log.warning("cycle %d: %s: its entry in the controller state (v%d) is malformed: %s", n, topo, version, why)
+        self.metrics.track(topo, policy.policy)
+        return DecisionRecord(n, now, topo, policy.policy, ERROR, f"controller state entry unreadable: {why}")
 
     def _decide(self, n: int, now: float, model: LiveModel, policy: TopologyPolicy,
                 state: ControllerState) -> tuple[DecisionRecord, Evaluation, list[Move]]:
@@ -210,6 +229,11 @@ class ControlLoop:
         acting = [r for r in records if r.kind == APPLIED]
         try:
             _, _, outcomes = self.realizer.realize(state, version, n, allowed, self.hysteresis(allowed))
+        except Deposed as e:
+            # Not an error of these topologies, and no record from us: the leader reports on them now.
+            log.warning("cycle %d: deposed; the action on %s is left to the leader: %s", n,
+                        ", ".join(r.topology for r in acting), e)
+            raise
         except FencedOut as e:
             for r in acting:
                 r.kind, r.outcome = ERROR, f"not applied: {e}"
@@ -228,6 +252,38 @@ class ControlLoop:
                 self.gains.expect(r.topology, Expectation(n, o.converged_at or self.clock.now(), ev.inter_node_share,
                                                           ev.total_tuples_per_s, r.predicted_gain))
             self._publish(r)
+
+    def _prune(self, n: int) -> None:
+        """Forgets topologies that are no longer running: their entries in the controller state, their
+        Prometheus series, their plan and decision znodes. Only on a list of running topologies that was
+        read successfully, and never while an action is pending (its recovery needs the entries)."""
+        if not self.realizer.leading():
+            return
+        try:
+            running = {t["name"] for t in self.realizer.io.topologies()}
+            recorded = set(self.realizer.io.recorded_topologies())
+        except (RestError, KazooException) as e:
+            log.info("cycle %d: not pruning: the running topologies are unknown (%s)", n, e)
+            return
+        state, version = self.store.load()
+        if state.pending is not None:
+            return
+        gone = (state.known() | self.metrics.topologies() | set(self.gains.waiting) | recorded) - running
+        if not gone:
+            return
+        if state.known() & gone:
+            self.store.save(state.without(gone), version)   # FencedOut if another controller wrote meanwhile
+        for topo in sorted(gone):
+            series = self.metrics.forget(topo)
+            self.gains.waiting.pop(topo, None)
+            self._unreadable_logged.pop(topo, None)
+            try:
+                removed = self.realizer.io.remove_documents(topo)
+            except KazooException as e:   # still recorded: the next cycle tries again
+                log.warning("cycle %d: could not remove the znodes of %s: %r", n, topo, e)
+                continue
+            log.info("cycle %d: %s is no longer running: forgot its state, %d series and %s", n, topo, series,
+                     ", ".join(removed) or "no znodes")
 
     def _publish(self, r: DecisionRecord) -> None:
         self.metrics.decisions.labels(r.topology, r.kind).inc()

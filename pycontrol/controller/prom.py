@@ -48,6 +48,9 @@ class ControllerMetrics:
         self.collect_failures = Counter("nonstop_controller_collect_failures",
                                         "Cycles without data: the REST API or ZooKeeper stayed unreadable",
                                         registry=r)
+        self.fenced_cycles = Counter("nonstop_controller_fenced_cycles",
+                                     "Cycles cut short: another controller leads, or the state changed under "
+                                     "the cycle (an operator's pause)", registry=r)
         self.last_cycle = Gauge("nonstop_controller_last_cycle_timestamp_seconds",
                                 "When the last cycle finished", registry=r)
         for p in PHASES:
@@ -65,6 +68,32 @@ class ControllerMetrics:
             self.blocked_moves.labels(topology, reason)
         for outcome in OUTCOMES:
             self.actions.labels(topology, outcome)
+
+    def _per_topology(self):
+        """Each metric labelled by topology, with its label names (topology first)."""
+        return ((self.dry_run, ("topology",)), (self.decisions, ("topology", "kind")),
+                (self.planned_moves, ("topology", "policy")), (self.applied_moves, ("topology", "policy")),
+                (self.blocked_moves, ("topology", "reason")), (self.actions, ("topology", "outcome")),
+                (self.predicted_gain, ("topology",)), (self.measured_gain, ("topology",)))
+
+    @staticmethod
+    def _children(metric, names: tuple[str, ...]) -> set[tuple[str, ...]]:
+        """The label values of a labelled metric's children, in label order (as remove() takes them)."""
+        return {tuple(s.labels[n] for n in names) for family in metric.collect() for s in family.samples}
+
+    def topologies(self) -> set[str]:
+        """Every topology with a series here."""
+        return {values[0] for m, names in self._per_topology() for values in self._children(m, names)}
+
+    def forget(self, topology: str) -> int:
+        """Removes the topology's series (it is no longer running); returns how many."""
+        removed = 0
+        for m, names in self._per_topology():
+            for values in self._children(m, names):
+                if values[0] == topology:
+                    m.remove(*values)
+                    removed += 1
+        return removed
 
     @contextlib.contextmanager
     def time(self, phase: str):

@@ -3,7 +3,8 @@
 1. write-ahead: the moves are saved as the pending action in the controller state (compare-and-set,
    so a controller that lost the lead writes nothing);
 2. one plan znode per topology for the plan-following scheduler (pycontrol.migration), then its
-   decision is awaited;
+   decision is awaited; the daemon writes each plan in one transaction with a check of the leader
+   epoch (leader.py), and re-checks its lead before each topology;
 3. verify: the UI REST API must show every moved executor at its target within the timeout;
 4. the pending action is completed: its moves enter the cooldown/hysteresis memory and the log.
 
@@ -20,14 +21,17 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from kazoo.client import KazooClient
+from kazoo.exceptions import NoNodeError
 
 from pycontrol.controller.actions import Move
 from pycontrol.controller.clock import Clock
-from pycontrol.controller.state_store import ControllerState
+from pycontrol import zk
+from pycontrol.controller.decisions import DECISIONS_PATH
+from pycontrol.controller.state_store import ControllerState, Deposed
 from pycontrol.errors import UserError
 from pycontrol.metrics.schema import parse_executor_key
 from pycontrol.migration import migrate
-from pycontrol.migration.plan import Decision
+from pycontrol.migration.plan import BadDocument, Decision
 from pycontrol.storm.rest import RestError, StormRest
 
 log = logging.getLogger(__name__)
@@ -47,9 +51,19 @@ class ClusterIO(Protocol):
         Storm's own executors such as the ackers)."""
 
     def write_plan(self, topology: str, moves: dict[str, str]) -> int:
-        """Writes the plan znode (executor "[s-e]" -> "host:port"); returns the version to be decided."""
+        """Writes the plan znode (executor "[s-e]" -> "host:port"); returns the version to be decided.
+        Deposed, and nothing written, if another controller has led since ours gained the lead."""
 
     def wait_decision(self, topology: str, topology_id: str, version: int, timeout_s: float) -> Decision: ...
+
+    def topologies(self) -> list[dict]:
+        """{"name", "id"} of every running topology; RestError if the list cannot be read."""
+
+    def recorded_topologies(self) -> list[str]:
+        """Topologies with a decision record of the controller's in ZooKeeper (it may since have restarted)."""
+
+    def remove_documents(self, topology: str) -> list[str]:
+        """Deletes the topology's plan and decision znodes; returns the paths that were there."""
 
 
 class StateStoreLike(Protocol):
@@ -61,9 +75,14 @@ class StateStoreLike(Protocol):
 class StormClusterIO:
     """ClusterIO over the UI REST API and the plan/decision znodes."""
 
-    def __init__(self, client: KazooClient, rest: StormRest):
+    def __init__(self, client: KazooClient, rest: StormRest, fence: Callable[[], zk.Fence | None] | None = None,
+                 decisions_path: str = DECISIONS_PATH):
         self.client = client
         self.rest = rest
+        # None: unfenced (operator commands such as drain); else the leader's current fence.
+        self.fence = fence
+        self.decisions_path = decisions_path
+        self._bad_logged: dict[str, int] = {}   # topology -> the decision znode version last reported
 
     def topology_id(self, name: str) -> str | None:
         return self.rest.topology_id(name)
@@ -95,11 +114,35 @@ class StormClusterIO:
         for executor, slot in moves.items():
             host, _, port = slot.rpartition(":")
             plan[parse_executor_key(executor)] = (host, int(port))
-        _, version = migrate.write_plan(self.client, topology, plan)
+        fence = None
+        if self.fence is not None:
+            fence = self.fence()
+            if fence is None:
+                raise Deposed(f"no plan written for {topology}: this controller has no leader epoch")
+        try:
+            _, version = migrate.write_plan(self.client, topology, plan, fence=fence)
+        except zk.FencedWrite as e:
+            raise Deposed(f"the plan for {topology} was refused: {e}") from e
         return version
 
     def wait_decision(self, topology: str, topology_id: str, version: int, timeout_s: float) -> Decision:
-        return migrate.wait_decision(self.client, topology, topology_id, version, timeout_s)
+        def on_bad(e: BadDocument) -> None:
+            if self._bad_logged.get(topology) != e.version:   # once per document version, not per poll or cycle
+                self._bad_logged[topology] = e.version
+                log.warning("%s: malformed decision document: %s", topology, e)
+
+        return migrate.wait_decision(self.client, topology, topology_id, version, timeout_s, on_bad=on_bad)
+
+    def recorded_topologies(self) -> list[str]:
+        try:
+            return list(self.client.get_children(self.decisions_path))
+        except NoNodeError:
+            return []
+
+    def remove_documents(self, topology: str) -> list[str]:
+        paths = [f"{zk.PLANS}/{topology}", f"{zk.DECISIONS}/{topology}", f"{self.decisions_path}/{topology}"]
+        self._bad_logged.pop(topology, None)
+        return [p for p in paths if zk.delete_if_exists(self.client, p)]
 
 
 @dataclass(frozen=True)
@@ -135,6 +178,17 @@ class Realizer:
     verify_timeout_s: float = 120.0
     poll_s: float = 1.0
     timer: Callable[[str], contextlib.AbstractContextManager] = field(default=lambda phase: contextlib.nullcontext())
+    # Re-checked before each topology: a controller that lost the lead mid-action stops there (its
+    # successor finds the pending action and finishes it).
+    leading: Callable[[], bool] = field(default=lambda: True)
+
+    def _apply_all(self, moves) -> list[TopologyOutcome]:
+        outcomes = []
+        for topology, ms in _by_topology(moves).items():
+            if not self.leading():
+                raise Deposed(f"lost the lead before applying the moves of {topology}")
+            outcomes.append(self._apply(topology, ms))
+        return outcomes
 
     def realize(self, state: ControllerState, version: int, cycle: int, moves: list[Move],
                 hysteresis_s: dict[str, float], label: str = "") -> tuple[ControllerState, int, list[TopologyOutcome]]:
@@ -142,7 +196,7 @@ class Realizer:
         state = state.begin(cycle, moves, self.clock.now())
         version = self.store.save(state, version)
         log.info("cycle %d: %d move(s) written ahead%s", cycle, len(moves), f" ({label})" if label else "")
-        outcomes = [self._apply(t, ms) for t, ms in _by_topology(moves).items()]
+        outcomes = self._apply_all(moves)
         return self._complete(state, version, outcomes, hysteresis_s, label)
 
     def recover(self, state: ControllerState, version: int,
@@ -153,7 +207,7 @@ class Realizer:
             return state, version, []
         log.warning("recovering the pending action of cycle %d (%d move(s), written at %.0f)", pending.cycle,
                     len(pending.moves), pending.written_at)
-        outcomes = [self._apply(t, ms) for t, ms in _by_topology(pending.moves).items()]
+        outcomes = self._apply_all(pending.moves)
         return self._complete(state, version, outcomes, hysteresis_s, "recovered")
 
     def _complete(self, state, version, outcomes, hysteresis_s, label):
@@ -177,6 +231,8 @@ class Realizer:
                 decision = self.io.wait_decision(topology, topo_id, version, self.verify_timeout_s)
         except UserError as e:   # REST or ZooKeeper trouble, or no decision in time
             return TopologyOutcome(topology, ERROR, str(e), ms)
+        except BadDocument as e:   # this topology's document is broken; the others proceed
+            return TopologyOutcome(topology, ERROR, f"malformed document: {e}", ms)
         if decision.status == REJECTED:
             return TopologyOutcome(topology, REJECTED, decision.reason, ms, version)
         t0 = self.clock.now()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from kazoo.client import KazooClient
 from kazoo.exceptions import BadVersionError
@@ -21,6 +22,7 @@ from pycontrol import zk
 from pycontrol.controller.actions import Move
 from pycontrol.controller.safety import MoveMemory, SafetyState
 from pycontrol.errors import UserError
+from pycontrol.migration.plan import BadDocument
 
 FORMAT = 1
 STATE_PATH = f"{zk.CONTROLLER}/state"
@@ -29,6 +31,11 @@ LOG_LIMIT = 100
 
 class FencedOut(Exception):
     """Another controller wrote the state since we read it: we are no longer the leader."""
+
+
+class Deposed(FencedOut):
+    """This controller no longer leads: its plan write was refused by the leader-epoch fence, or the lead
+    was lost during the cycle. Not an error of any topology; the leader reports on them."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,9 @@ class ControllerState:
     topologies: dict[str, SafetyState] = field(default_factory=dict)
     pending: Pending | None = None
     log: tuple[dict, ...] = ()
+    # Entries that did not parse: topology -> (the entry as stored, why). Kept as stored, so a save
+    # loses nothing; the loop reports the topology as an error and does not act on it.
+    broken: dict[str, tuple[Any, str]] = field(default_factory=dict)
 
     def safety_for(self, topology: str) -> SafetyState:
         s = self.topologies.get(topology, SafetyState())
@@ -67,16 +77,26 @@ class ControllerState:
                  "moves": [m.to_dict() for m in self.pending.moves]}
         return replace(self, topologies=tops, pending=None, log=(self.log + (entry,))[-LOG_LIMIT:])
 
+    def known(self) -> set[str]:
+        """Every topology the state holds an entry for."""
+        return set(self.topologies) | set(self.broken)
+
+    def without(self, gone: set[str]) -> ControllerState:
+        """The state with no entry for these topologies (they were killed)."""
+        return replace(self, topologies={t: s for t, s in self.topologies.items() if t not in gone},
+                       broken={t: b for t, b in self.broken.items() if t not in gone})
+
     # --- JSON ---
     def to_doc(self) -> dict:
         return {
             "format": FORMAT,
             "paused": self.paused,
             "cycle": self.cycle,
-            "topologies": {t: {"last_action_at": s.last_action_at,
-                               "recent": {k: {"at": m.at, "from_slot": m.from_slot, "to_slot": m.to_slot}
-                                          for k, m in s.recent.items()}}
-                           for t, s in self.topologies.items()},
+            "topologies": {**{t: raw for t, (raw, _) in self.broken.items()},
+                           **{t: {"last_action_at": s.last_action_at,
+                                  "recent": {k: {"at": m.at, "from_slot": m.from_slot, "to_slot": m.to_slot}
+                                             for k, m in s.recent.items()}}
+                              for t, s in self.topologies.items()}},
             "pending": None if self.pending is None else {
                 "cycle": self.pending.cycle, "written_at": self.pending.written_at,
                 "moves": [m.to_dict() for m in self.pending.moves]},
@@ -87,14 +107,38 @@ class ControllerState:
     def from_doc(d: dict) -> ControllerState:
         if d.get("format") != FORMAT:
             raise ValueError(f"controller state format {d.get('format')!r}, expected {FORMAT}")
-        tops = {t: SafetyState(last_action_at=v.get("last_action_at"),
-                               recent={k: MoveMemory(m["at"], m["from_slot"], m["to_slot"])
-                                       for k, m in v.get("recent", {}).items()})
-                for t, v in d.get("topologies", {}).items()}
+        tops, broken = {}, {}
+        for t, v in d.get("topologies", {}).items():
+            try:
+                tops[t] = _safety_from_doc(v)
+            except BadDocument as e:   # one topology's entry: that topology is an error, the others proceed
+                broken[t] = (v, str(e))
         p = d.get("pending")
         pending = None if p is None else Pending(p["cycle"], tuple(Move.from_dict(m) for m in p["moves"]),
                                                  p["written_at"])
-        return ControllerState(bool(d.get("paused")), int(d.get("cycle", 0)), tops, pending, tuple(d.get("log", [])))
+        return ControllerState(bool(d.get("paused")), int(d.get("cycle", 0)), tops, pending, tuple(d.get("log", [])),
+                               broken)
+
+
+def _number(v: Any, what: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise BadDocument(f"{what} must be a number, got {v!r}")
+    return float(v)
+
+
+def _safety_from_doc(v: Any) -> SafetyState:
+    if not isinstance(v, dict):
+        raise BadDocument(f"a topology's entry must be an object, got {v!r}")
+    last = v.get("last_action_at")
+    recent = v.get("recent", {})
+    if not isinstance(recent, dict):
+        raise BadDocument(f"recent must be an object, got {recent!r}")
+    memory = {}
+    for k, m in recent.items():
+        if not isinstance(m, dict) or not isinstance(m.get("from_slot"), str) or not isinstance(m.get("to_slot"), str):
+            raise BadDocument(f"recent[{k!r}] must hold at, from_slot and to_slot, got {m!r}")
+        memory[k] = MoveMemory(_number(m.get("at"), f"recent[{k!r}].at"), m["from_slot"], m["to_slot"])
+    return SafetyState(last_action_at=None if last is None else _number(last, "last_action_at"), recent=memory)
 
 
 class StateStore:

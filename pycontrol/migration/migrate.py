@@ -7,16 +7,18 @@ shows the executor at its new place.
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from kazoo.client import KazooClient
-from kazoo.exceptions import KazooException
+from kazoo.exceptions import KazooException, NoNodeError
 
 from pycontrol import zk
 from pycontrol.errors import UserError
-from pycontrol.migration.plan import Decision, parse_executor, plan_doc, ui_executor
+from pycontrol.migration.plan import BadDocument, Decision, parse_executor, plan_doc, ui_executor
 from pycontrol.storm.placement import placement
 from pycontrol.storm.rest import RestError, StormRest
 
@@ -45,14 +47,16 @@ def where_is(rest: StormRest, topology_id: str, executor: tuple[int, int]) -> st
 
 
 def write_plan(client: KazooClient, topology: str, moves: dict[tuple[int, int], tuple[str, int]],
-               request_id: str | None = None) -> tuple[str, int]:
+               request_id: str | None = None, fence: zk.Fence | None = None) -> tuple[str, int]:
     """Writes the plan znode; returns (request id, znode version the scheduler will decide on). With the
-    ZooKeeper connection down it writes nothing and says so (UserError)."""
+    ZooKeeper connection down it writes nothing and says so (UserError). With a fence, the write is one
+    transaction with the fence's check: zk.FencedWrite, and nothing written, once another leader bumped it."""
     rid = request_id or uuid.uuid4().hex[:12]
     path = f"{zk.PLANS}/{topology}"
     zk.require_connected(client, f"the plan for {topology} was not written; nothing moves")
     try:
-        version = zk.write_json(client, path, plan_doc(moves, rid))
+        doc = plan_doc(moves, rid)
+        version = zk.write_json(client, path, doc) if fence is None else zk.write_json_fenced(client, path, doc, fence)
     except KazooException as e:
         # The request may have reached the server before the connection broke.
         raise UserError(f"ZooKeeper connection lost while writing the plan for {topology} ({e.__class__.__name__}): "
@@ -60,21 +64,49 @@ def write_plan(client: KazooClient, topology: str, moves: dict[tuple[int, int], 
     return rid, version
 
 
+def read_decision(client: KazooClient, topology: str) -> tuple[Decision, int] | None:
+    """The decision znode's decision and version; None if there is none; BadDocument (with the znode
+    version in `version`) if its document is not a decision."""
+    path = f"{zk.DECISIONS}/{topology}"
+    try:
+        data, stat = client.get(path)
+    except NoNodeError:
+        return None
+    try:
+        doc = json.loads(data.decode()) if data else None
+        return Decision.from_doc(doc), stat.version
+    except (ValueError, UnicodeDecodeError) as e:   # JSONDecodeError and BadDocument are ValueErrors
+        bad = BadDocument(f"{path} v{stat.version}: {e}")
+        bad.version = stat.version
+        raise bad from e
+
+
 def wait_decision(client: KazooClient, topology: str, topology_id: str, plan_version: int,
-                  timeout_s: float, poll_s: float = 0.1) -> Decision:
+                  timeout_s: float, poll_s: float = 0.1,
+                  on_bad: Callable[[BadDocument], None] | None = None) -> Decision:
+    """Polls the decision znode until it answers plan_version. A malformed document there is passed to
+    on_bad (by default ignored) and waited past: the scheduler overwrites it with its decision."""
     deadline = time.monotonic() + timeout_s
+    bad: BadDocument | None = None
     while True:
         # Only read while connected: kazoo would hold a read until ZooKeeper is back, past the deadline.
         if client.connected:
             try:
-                found = zk.read_json(client, f"{zk.DECISIONS}/{topology}")
+                found = read_decision(client, topology)
             except KazooException:
                 found = None
-            if found is not None and isinstance(found[0], dict):
-                d = Decision.from_doc(found[0])
-                if d.answers(topology_id, plan_version):
-                    return d
+            except BadDocument as e:
+                found = None
+                if bad is None or bad.version != e.version:
+                    bad = e
+                    if on_bad is not None:
+                        on_bad(e)
+            if found is not None and found[0].answers(topology_id, plan_version):
+                return found[0]
         if time.monotonic() > deadline:
+            if bad is not None:
+                raise UserError(f"no decision on plan v{plan_version} of {topology} after {timeout_s:.0f} s; the "
+                                f"decision znode held a malformed document: {bad}")
             if not client.connected:
                 raise UserError(f"no decision on plan v{plan_version} of {topology} after {timeout_s:.0f} s: the "
                                 f"connection to ZooKeeper at {zk.hosts_text(client)} is down (the plan was written; "

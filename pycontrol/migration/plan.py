@@ -16,6 +16,12 @@ from dataclasses import dataclass, field
 from pycontrol import executor_spans
 from pycontrol.errors import UserError
 
+
+
+class BadDocument(ValueError):
+    """A plan or decision document that is not what its format says: the one error parsing raises."""
+
+
 _EXECUTOR = re.compile(r"\s*\[?\s*(-?\d+)\s*(?:[,-]\s*(-?\d+)\s*)?\]?\s*")
 
 
@@ -93,10 +99,23 @@ class Decision:
     moves: list[dict] = field(default_factory=list)
 
     @staticmethod
-    def from_doc(doc: dict) -> Decision:
-        return Decision(str(doc.get("status")), str(doc.get("reason") or ""), int(doc.get("plan_version", -1)),
-                        str(doc.get("topology_id") or ""), doc.get("request_id"), int(doc.get("decided_at_ms") or 0),
-                        list(doc.get("moves") or []))
+    def from_doc(doc: object) -> Decision:
+        """The decision in a decision znode's document; BadDocument if it is not one."""
+        if not isinstance(doc, dict):
+            raise BadDocument(f"a decision must be a JSON object, got {type(doc).__name__}")
+        version, decided, moves = doc.get("plan_version", -1), doc.get("decided_at_ms") or 0, doc.get("moves") or []
+        # bool is an int to Python, never to the scheduler that writes these.
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise BadDocument(f"plan_version must be an integer, got {version!r}")
+        if not isinstance(decided, int) or isinstance(decided, bool):
+            raise BadDocument(f"decided_at_ms must be an integer, got {decided!r}")
+        if not isinstance(moves, list) or not all(isinstance(m, dict) for m in moves):
+            raise BadDocument(f"moves must be a list of objects, got {moves!r}")
+        rid = doc.get("request_id")
+        if rid is not None and not isinstance(rid, str):
+            raise BadDocument(f"request_id must be a string, got {rid!r}")
+        return Decision(str(doc.get("status")), str(doc.get("reason") or ""), version,
+                        str(doc.get("topology_id") or ""), rid, decided, list(moves))
 
     def answers(self, topology_id: str, plan_version: int) -> bool:
         """Is this the decision about the plan version we wrote, for this topology instance?"""

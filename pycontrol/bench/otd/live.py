@@ -201,10 +201,11 @@ def _run_on(spec: ClusterSpec, exp: Experiment, echo, metrics_port: int, stop: t
         collector = Collector(rest, mz, clock_ms=lambda: int(clock.now() * 1000))
         source = RecordingSource(ModelSource(collector.collect_all, clock), exp.topology, data)
         store = StateStore(client)
-        realizer = Realizer(StormClusterIO(client, rest), store, clock, 120, timer=metrics.time)
+        lead = Leadership(client, "bench-otd", clock=clock)
+        realizer = Realizer(StormClusterIO(client, rest, fence=lead.fence), store, clock, 120, timer=metrics.time,
+                            leading=lead.is_leader)
         java = JavaPlanner(timeout_s=60)
         sink = RecordingSink(data, echo)
-        lead = Leadership(client, "bench-otd")
 
         def phase(name: str, policy_name: str, params: dict, seconds: float) -> None:
             if stop.is_set():

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import networkx as nx
-from kazoo.exceptions import BadVersionError, NoNodeError
+from kazoo.exceptions import BadVersionError, NodeExistsError, NoNodeError, RolledBackError
 
 from pycontrol.controller.actions import Move
 from pycontrol.controller.planner import Plan, PlanningError
@@ -91,6 +91,58 @@ class FakeKazoo:
     def get_children(self, path):
         return sorted({p[len(path) + 1:].split("/")[0] for p in self.data if p.startswith(path + "/")})
 
+    connected = True
+
+    def ensure_path(self, path):
+        if path not in self.data:    # parents are implicit here; the path itself is created empty
+            self.create(path, b"")
+
+    def delete(self, path):
+        if path not in self.data:
+            raise NoNodeError()
+        del self.data[path], self.version[path]
+
+    def transaction(self):
+        return FakeTransaction(self)
+
+
+class FakeTransaction:
+    """check / create / set_data / commit: all or nothing, failures reported as kazoo does (in the results)."""
+
+    def __init__(self, zk: FakeKazoo):
+        self.zk, self.ops = zk, []
+
+    def check(self, path, version):
+        self.ops.append(("check", path, version, None))
+
+    def create(self, path, data):
+        self.ops.append(("create", path, None, data))
+
+    def set_data(self, path, data, version=-1):
+        self.ops.append(("set", path, version, data))
+
+    def commit(self):
+        zk, failed = self.zk, None
+        for i, (op, path, version, _) in enumerate(self.ops):
+            if op == "check" and (path not in zk.data or zk.version[path] != version):
+                failed = (i, NoNodeError() if path not in zk.data else BadVersionError())
+            elif op == "create" and path in zk.data:
+                failed = (i, NodeExistsError())
+            elif op == "set" and path not in zk.data:
+                failed = (i, NoNodeError())
+            if failed:
+                return [failed[1] if j == failed[0] else RolledBackError() for j in range(len(self.ops))]
+        out = []
+        for op, path, _, data in self.ops:
+            if op == "create":
+                zk.create(path, data)
+                out.append(path)
+            elif op == "set":
+                out.append(zk.set(path, data))
+            else:
+                out.append(True)
+        return out
+
 
 @dataclass
 class FakeCluster:
@@ -106,13 +158,28 @@ class FakeCluster:
     system: dict[str, dict[str, str]] = field(default_factory=dict)     # name -> system executors -> slot
     hosts: dict[str, str] = field(default_factory=dict)                 # supervisor id -> host
     on_write: object = None     # called with (topology, moves) before a plan is "written"
+    bad_decision: set[str] = field(default_factory=set)                 # topologies whose decision is malformed
+    removed: list[str] = field(default_factory=list)                    # topologies whose documents were removed
+    list_error: str | None = None                                       # the running list is unreadable
+    recorded: set[str] = field(default_factory=set)                      # topologies with a decision record
     _due: dict[str, tuple[int, dict[str, str]]] = field(default_factory=dict)
 
     def topology_id(self, name):
         return f"{name}-id" if name in self.placements else None
 
     def topologies(self):
+        if self.list_error:
+            from pycontrol.storm.rest import RestError
+            raise RestError(self.list_error)
         return [{"name": n, "id": f"{n}-id"} for n in sorted(self.placements)]
+
+    def recorded_topologies(self):
+        return sorted(self.recorded)
+
+    def remove_documents(self, topology):
+        self.recorded.discard(topology)
+        self.removed.append(topology)
+        return [f"/nonstop/plans/{topology}"]
 
     def supervisors(self):
         return [{"id": i, "host": h} for i, h in sorted(self.hosts.items())]
@@ -147,6 +214,9 @@ class FakeCluster:
 
     def wait_decision(self, topology, topology_id, version, timeout_s):
         from pycontrol.errors import UserError
+        if topology in self.bad_decision:
+            from pycontrol.migration.plan import BadDocument
+            raise BadDocument(f"/nonstop/decisions/{topology} v3: plan_version must be an integer, got 'x'")
         if self.no_decision:
             raise UserError(f"no decision on plan v{version} of {topology} after {timeout_s:.0f} s")
         return Decision(self.decision, self.reason, version, topology_id, "rid", 0, [])

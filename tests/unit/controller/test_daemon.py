@@ -57,6 +57,7 @@ def test_a_fenced_out_or_failing_cycle_does_not_end_the_daemon():
     loop = Loop(clock, fail=[FencedOut("someone wrote"), RuntimeError("bug")])
     d = daemon(Lead(), loop, clock)
     assert d.run(max_cycles=3) == 3 and d.fenced == 1 and d.failed == 1
+    assert loop.metrics.registry.get_sample_value("nonstop_controller_fenced_cycles_total") == 1
 
 
 def test_stopping_ends_the_run_and_releases_the_lead():
@@ -64,3 +65,22 @@ def test_stopping_ends_the_run_and_releases_the_lead():
     lead, loop = Lead(), Loop(clock)
     d = Daemon(loop, lead, clock, cycle_s=5, wait=lambda s: True)   # asked to stop during the first wait
     assert d.run() == 1 and lead.released
+
+
+def test_the_leader_gauge_follows_the_lead_itself_even_mid_cycle():
+    clock = ManualClock(0)
+    lead = Lead()
+    seen = []
+
+    class Watching(Loop):
+        def cycle(self):
+            gauge = lambda: self.metrics.registry.get_sample_value("nonstop_controller_is_leader")  # noqa: E731
+            seen.append(gauge())
+            lead.held = False            # the lead is lost mid-cycle (a ZooKeeper blip)
+            seen.append(gauge())
+            return super().cycle()
+
+    loop = Watching(clock)
+    assert loop.metrics.registry.get_sample_value("nonstop_controller_is_leader") == 0
+    daemon(lead, loop, clock).run(max_cycles=1)
+    assert seen == [1, 0]

@@ -1,5 +1,5 @@
 from pycontrol.controller.actions import Move
-from pycontrol.controller.decisions import DecisionRecord, ZkDecisionSink, read_latest
+from pycontrol.controller.decisions import DecisionRecord, ZkDecisionSink, read_latest, record_line
 from tests.unit.controller.fakes import FakeKazoo
 
 
@@ -22,3 +22,17 @@ def test_a_record_explains_itself_in_one_line_and_is_kept_per_topology():
     latest = read_latest(kazoo, "/ctl/decisions")
     assert list(latest) == ["wc"] and latest["wc"]["cycle"] == 5
     assert DecisionRecord(**latest["wc"]).kind == "no-action"
+
+
+def test_a_broken_stored_record_is_shown_as_such_and_hides_no_other():
+    kazoo = FakeKazoo()
+    ZkDecisionSink(kazoo, "/ctl/decisions").publish([DecisionRecord(5, 105.0, "wc", "otd", "no-action", "balanced")])
+    kazoo.create("/ctl/decisions/bad", b"{nope")
+    kazoo.create("/ctl/decisions/list", b"[1]")
+    kazoo.create("/ctl/decisions/odd", b'{"cycle": 1}')
+    latest = read_latest(kazoo, "/ctl/decisions")
+    assert list(latest) == ["bad", "list", "odd", "wc"]
+    assert record_line("bad", latest["bad"]).startswith("bad: unreadable decision record: /ctl/decisions/bad: ")
+    assert record_line("list", latest["list"]) == "list: unreadable decision record: /ctl/decisions/list: not an object"
+    assert record_line("odd", latest["odd"]) == "odd: unreadable decision record: not a decision record"
+    assert record_line("wc", latest["wc"]).startswith("cycle 5 wc [otd]: no-action")

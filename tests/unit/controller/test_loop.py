@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from pycontrol import zk
 from pycontrol.controller import policy
 from pycontrol.controller.actions import Move
 from pycontrol.controller.clock import ManualClock
@@ -14,7 +15,7 @@ from pycontrol.controller.loop import ControlLoop
 from pycontrol.controller.prom import ControllerMetrics
 from pycontrol.controller.realize import Realizer
 from pycontrol.controller.source import ModelSource
-from pycontrol.controller.state_store import FencedOut, StateStore
+from pycontrol.controller.state_store import Deposed, FencedOut, StateStore
 from pycontrol.model.live import STATUS_STALE
 from tests.unit.controller.fakes import FakeCluster, FakeKazoo, FakePlanner, model
 
@@ -49,6 +50,8 @@ class Rig:
 
     def collect_all(self):
         self.collects += 1
+        if "wc" not in self.cluster.placements:   # killed
+            return []
         # Metrics documents of a 5 s window that ended 1 s ago.
         return [model(dict(self.cluster.placements["wc"]), TRAFFIC, now_s=self.clock.now(),
                       worker_load={A: 0.2, B: 0.2}, **self.model_kw)]
@@ -231,3 +234,73 @@ def test_a_topology_s_counters_are_exported_at_zero_from_its_first_cycle():
     assert rig.sample("nonstop_controller_actions_total", topology="wc", outcome="rejected") == 0
     # An unknown gain is absent, never 0.
     assert rig.sample("nonstop_controller_predicted_gain_tuples_per_second", topology="wc") is None
+
+
+def test_a_malformed_state_entry_is_an_error_of_its_topology_reported_once_and_kept(caplog):
+    rig = Rig(cfg())
+    state, version = rig.store.load()
+    doc = state.to_doc()
+    doc["topologies"]["wc"] = {"last_action_at": "soon"}
+    zk.write_json(rig.store.client, rig.store.path, doc, expected_version=version)
+    for _ in range(2):
+        (rec,) = rig.cycle(5)
+        assert rec.kind == "error" and "controller state entry unreadable: last_action_at" in rec.reason
+    assert rig.cluster.plans == [] and rig.planner.calls == []
+    assert sum("is malformed" in r.getMessage() for r in caplog.records) == 1
+    assert rig.store.load()[0].to_doc()["topologies"]["wc"] == {"last_action_at": "soon"}
+
+
+def wc_series(rig):
+    return [s for f in rig.metrics.registry.collect() for s in f.samples if s.labels.get("topology") == "wc"]
+
+
+def test_a_killed_topology_leaves_no_state_no_series_and_no_documents_after_the_next_cycle():
+    rig = Rig(cfg())
+    (rec,) = rig.cycle()
+    assert rec.kind == "applied" and "wc" in rig.store.load()[0].topologies and wc_series(rig)
+    assert "wc" in rig.loop.gains.waiting
+    rig.cycle(5)
+    assert rig.cluster.removed == [], "a running topology is kept"
+    del rig.cluster.placements["wc"]
+    assert rig.cycle(5) == []
+    assert rig.store.load()[0].known() == set() and wc_series(rig) == [] and "wc" not in rig.loop.gains.waiting
+    assert rig.cluster.removed == ["wc"]
+    assert rig.store.load()[0].log, "the action log is history, not per-topology state"
+
+
+def test_nothing_is_pruned_while_the_running_list_is_unreadable():
+    rig = Rig(cfg())
+    rig.cycle()
+    del rig.cluster.placements["wc"]
+    rig.cluster.list_error = "UI REST API down"
+    rig.cycle(5)
+    assert "wc" in rig.store.load()[0].topologies and wc_series(rig) and rig.cluster.removed == []
+    rig.cluster.list_error = None
+    rig.cycle(5)
+    assert rig.store.load()[0].known() == set() and rig.cluster.removed == ["wc"]
+
+
+def test_a_topology_known_only_from_its_decision_record_is_pruned_too():
+    rig = Rig(cfg(dry_run=True))
+    rig.cluster.recorded = {"old", "wc"}     # records left by a controller before a restart
+    rig.cycle()
+    assert rig.cluster.removed == ["old"] and rig.cluster.recorded == {"wc"}
+
+
+def test_a_controller_that_lost_the_lead_prunes_nothing():
+    rig = Rig(cfg())
+    rig.cycle()
+    del rig.cluster.placements["wc"]
+    rig.loop.realizer.leading = lambda: False
+    rig.cycle(5)
+    assert "wc" in rig.store.load()[0].topologies and rig.cluster.removed == []
+
+
+def test_a_deposed_controller_publishes_nothing_about_the_topology_and_leaves_the_action_to_the_leader():
+    rig = Rig(cfg())
+    rig.loop.realizer.leading = lambda: False   # lost the lead after deciding, before the plan
+    with pytest.raises(Deposed):
+        rig.cycle()
+    assert rig.sink.records == [] and rig.cluster.plans == []
+    assert rig.sample("nonstop_controller_decisions_total", topology="wc", kind="error") == 0
+    assert rig.store.load()[0].pending is not None, "the write-ahead record, for the leader to recover"

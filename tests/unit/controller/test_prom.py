@@ -80,3 +80,17 @@ def test_every_gate_reason_maps_into_the_reason_label_range():
     for reason in ("paused", "cooldown (4 s left)", "hysteresis: moved 3 s ago", "cap of 2 move(s) per cycle",
                    "dry-run", "executor already moves this cycle", "new"):
         assert reason_kind(reason) in REASON_KINDS
+
+
+def test_forgetting_a_topology_removes_its_series_and_only_its():
+    m = ControllerMetrics()
+    for t in ("wc", "other"):
+        m.track(t, "otd")
+        m.dry_run.labels(t).set(0)
+        m.measured_gain.labels(t).set(2.5)
+    assert m.topologies() == {"wc", "other"}
+    assert m.forget("wc") > 0 and m.forget("wc") == 0
+    assert m.topologies() == {"other"}
+    samples = [s for f in m.registry.collect() for s in f.samples]
+    assert not [s for s in samples if s.labels.get("topology") == "wc"]
+    assert m.registry.get_sample_value("nonstop_controller_measured_gain_tuples_per_second", {"topology": "other"}) == 2.5

@@ -1,9 +1,11 @@
 import pytest
 
+from pycontrol import zk
 from pycontrol.controller.actions import Move
 from pycontrol.controller.clock import ManualClock
-from pycontrol.controller.realize import Realizer
+from pycontrol.controller.realize import Realizer, StormClusterIO
 from pycontrol.controller.state_store import ControllerState, FencedOut, StateStore
+from pycontrol.errors import UserError
 from tests.unit.controller.fakes import FakeCluster, FakeKazoo
 
 A, B = "h1:1", "h2:1"
@@ -78,3 +80,39 @@ def test_recovery_finishes_a_pending_action_without_moving_twice():
     _, _, (o,) = r.recover(*store.load(), {"wc": 60})
     assert o.status == "applied" and cluster.plans == [("wc", {"[1-1]": B})]
     assert r.recover(*store.load(), {})[2] == []             # nothing pending: nothing to do
+
+
+def test_the_lead_is_rechecked_before_each_topology_and_a_lost_lead_stops_the_action_there():
+    cluster = FakeCluster({"a": {"[1-1]": A}, "b": {"[1-1]": A}})
+    store = StateStore(FakeKazoo(), "/ctl/state")
+    asked = []
+    r = Realizer(cluster, store, ManualClock(100.0), verify_timeout_s=30, poll_s=1,
+                 leading=lambda: (asked.append(1), len(asked) < 2)[1])   # lost after the first topology
+    state, version = store.load()
+    with pytest.raises(FencedOut, match="lost the lead before applying the moves of b"):
+        r.realize(state, version, 1, [Move("a", "[1-1]", A, B), Move("b", "[1-1]", A, B)], {})
+    assert [t for t, _ in cluster.plans] == ["a"]
+    assert store.load()[0].pending is not None, "left for the next leader to recover"
+
+
+def test_a_malformed_decision_is_an_error_of_its_topology_only():
+    cluster = FakeCluster({"a": {"[1-1]": A}, "b": {"[1-1]": A}}, bad_decision={"a"})
+    store = StateStore(FakeKazoo(), "/ctl/state")
+    r = Realizer(cluster, store, ManualClock(100.0), verify_timeout_s=30, poll_s=1)
+    _, _, (oa, ob) = r.realize(*store.load(), 1, [Move("a", "[1-1]", A, B), Move("b", "[1-1]", A, B)], {})
+    assert oa.status == "error" and "malformed document" in oa.detail and "plan_version" in oa.detail
+    assert ob.status == "applied" and store.load()[0].pending is None
+
+
+def test_the_cluster_io_logs_a_malformed_decision_once_per_znode_version(caplog):
+    client = FakeKazoo()
+    client.create(f"{zk.DECISIONS}/wc", b"{oops")
+    io = StormClusterIO(client, rest=None)
+    for _ in range(2):   # two cycles waiting on the same bad document
+        with pytest.raises(UserError, match="malformed"):
+            io.wait_decision("wc", "wc-1", 3, timeout_s=0.05)
+    assert sum("malformed decision document" in r.getMessage() for r in caplog.records) == 1
+    client.set(f"{zk.DECISIONS}/wc", b"[]")
+    with pytest.raises(UserError):
+        io.wait_decision("wc", "wc-1", 3, timeout_s=0.05)
+    assert sum("malformed decision document" in r.getMessage() for r in caplog.records) == 2

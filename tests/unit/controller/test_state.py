@@ -27,3 +27,17 @@ def test_documents_round_trip_including_a_pending_action():
 def test_an_unknown_format_is_refused():
     with pytest.raises(ValueError, match="format"):
         ControllerState.from_doc({"format": 99})
+
+
+def test_a_malformed_topology_entry_is_kept_as_stored_and_the_others_parse():
+    good = {"last_action_at": 5, "recent": {"ok/[1-1]": {"at": 5, "from_slot": "a:1", "to_slot": "b:1"}}}
+    bad = {"wc": {"recent": {"wc/[1-1]": {"at": "yesterday", "from_slot": "a:1", "to_slot": "b:1"}}},
+           "x": [1], "y": {"recent": []}, "z": {"last_action_at": True}}
+    doc = {"format": 1, "cycle": 3, "topologies": {"ok": good, **bad}}
+    s = ControllerState.from_doc(doc)
+    assert set(s.topologies) == {"ok"} and set(s.broken) == {"wc", "x", "y", "z"}
+    assert "recent['wc/[1-1]'].at must be a number" in s.broken["wc"][1]
+    assert s.to_doc()["topologies"] == doc["topologies"], "a save loses nothing"
+    assert s.known() == {"ok", "wc", "x", "y", "z"}
+    pruned = s.without({"wc", "ok"})
+    assert pruned.known() == {"x", "y", "z"}

@@ -1,7 +1,8 @@
 import pytest
 
 from pycontrol.errors import UserError
-from pycontrol.migration.plan import Decision, parse_executor, parse_target, placement_problem, plan_doc, ui_executor
+from pycontrol.migration.plan import (BadDocument, Decision, parse_executor, parse_target, placement_problem, plan_doc,
+                                     ui_executor)
 
 
 @pytest.mark.parametrize("text, expected", [("[3-3]", (3, 3)), ("[3,5]", (3, 5)), ("3", (3, 3)), (" 4-6 ", (4, 6))])
@@ -55,3 +56,16 @@ def test_the_writer_refuses_a_placement_the_scheduler_would_reject_by_the_span_r
     assert plan_doc({(3, 3): ("h", 1)}, "r")["placement"] == {"[3,3]": "h:1"}
     with pytest.raises(UserError, match=r"plan not written: executor \[1,2147483647\]: span_too_large"):
         plan_doc({(1, 2**31 - 1): ("h", 1)}, "r")
+
+
+@pytest.mark.parametrize("doc, fragment", [
+    ([1, 2], "must be a JSON object"),
+    ({"status": "applied", "plan_version": "four"}, "plan_version must be an integer"),
+    ({"status": "applied", "plan_version": True}, "plan_version must be an integer"),
+    ({"status": "applied", "plan_version": 4, "decided_at_ms": "soon"}, "decided_at_ms must be an integer"),
+    ({"status": "applied", "plan_version": 4, "moves": "all"}, "moves must be a list of objects"),
+    ({"status": "applied", "plan_version": 4, "request_id": 7}, "request_id must be a string"),
+])
+def test_a_malformed_decision_raises_the_one_documented_error(doc, fragment):
+    with pytest.raises(BadDocument, match=fragment):
+        Decision.from_doc(doc)

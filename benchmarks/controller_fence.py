@@ -1,0 +1,128 @@
+"""What the leader-epoch fence costs a control cycle: the cycle's ZooKeeper path with and without it.
+
+A cycle that acts does, on ZooKeeper: read the state, save the write-ahead record (compare-and-set),
+write one plan per topology, save the completed state. Fenced, each plan write is a transaction with a
+check of the epoch znode, and the lead is re-checked before each topology. This runs that path with the
+controller's own code (StateStore, Realizer, Leadership, zk.write_json / zk.write_json_fenced) on a
+real ZooKeeper, under a scratch root; the scheduler's decision and the placement answer at once, so the
+numbers are the ZooKeeper part only (a real cycle adds the collect phase and the scheduler's round).
+
+    .venv/bin/python benchmarks/controller_fence.py --zk 127.0.0.1:24501 --runs 7
+
+Writes results/controller/fence_cost.json: per variant and number of topologies per action, the mean
+cycle time of each run, their median and min-max.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+import uuid
+from datetime import datetime, timezone
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from pycontrol import zk  # noqa: E402
+from pycontrol.controller.actions import Move  # noqa: E402
+from pycontrol.controller.clock import SystemClock  # noqa: E402
+from pycontrol.controller.leader import Leadership  # noqa: E402
+from pycontrol.controller.realize import Realizer  # noqa: E402
+from pycontrol.controller.state_store import StateStore  # noqa: E402
+from pycontrol.migration.plan import Decision  # noqa: E402
+
+
+class ZkOnlyIO:
+    """The cluster as a cycle's ZooKeeper work sees it: plans are real znode writes (fenced or not);
+    the decision and the new placement are there at once."""
+
+    def __init__(self, client, root: str, fence=None):
+        self.client, self.root, self.fence = client, root, fence
+        self.where: dict[str, dict[str, str]] = {}
+
+    def topology_id(self, name):
+        return f"{name}-1"
+
+    def placement(self, topology_id, system=False):
+        return dict(self.where.get(topology_id[:-2], {}))
+
+    def write_plan(self, topology, moves):
+        path, doc = f"{self.root}/plans/{topology}", {"request_id": "bench", "placement": moves}
+        version = zk.write_json(self.client, path, doc) if self.fence is None else \
+            zk.write_json_fenced(self.client, path, doc, self.fence())
+        self.where[topology] = dict(moves)
+        return version
+
+    def wait_decision(self, topology, topology_id, version, timeout_s):
+        return Decision("applied", "", version, topology_id, "bench", 0, [])
+
+
+def run(client, root: str, fenced: bool, topologies: int, cycles: int) -> float:
+    """Mean seconds per acting cycle."""
+    store = StateStore(client, f"{root}/state")
+    lead = Leadership(client, "bench", path=f"{root}/leader", epoch_path=f"{root}/epoch") if fenced else None
+    if lead is not None and not lead.acquire(10):
+        raise SystemExit("could not take the bench lock")
+    io = ZkOnlyIO(client, root, lead.fence if lead else None)
+    realizer = Realizer(io, store, SystemClock(), verify_timeout_s=5, poll_s=0.01,
+                        leading=lead.is_leader if lead else (lambda: True))
+    slots = ("h1:6700", "h2:6700")
+    try:
+        t0 = time.perf_counter()
+        for n in range(cycles):
+            state, version = store.load()
+            moves = [Move(f"t{i}", "[1-1]", slots[n % 2], slots[(n + 1) % 2]) for i in range(topologies)]
+            realizer.realize(state, version, n + 1, moves, {})
+        return (time.perf_counter() - t0) / cycles
+    finally:
+        if lead is not None:
+            lead.release()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--zk", required=True, help="ZooKeeper HOST:PORT (e.g. a local cluster's)")
+    ap.add_argument("--runs", type=int, default=7, help="runs per variant (>= 5)")
+    ap.add_argument("--cycles", type=int, default=40, help="acting cycles per run")
+    ap.add_argument("--topologies", type=int, nargs="+", default=[1, 10], help="topologies moved per action")
+    ap.add_argument("--out", type=Path, default=REPO / "results/controller/fence_cost.json")
+    args = ap.parse_args()
+    if args.runs < 5:
+        ap.error("--runs must be >= 5")
+    client = zk.connect(args.zk)
+    base = f"/nonstop-bench/fence-{uuid.uuid4().hex[:8]}"
+    results = []
+    try:
+        for t in args.topologies:
+            per = {"unfenced": [], "fenced": []}
+            for r in range(args.runs):
+                for variant in (("unfenced", "fenced") if r % 2 == 0 else ("fenced", "unfenced")):   # interleaved
+                    root = f"{base}/{variant}-{t}-{r}"
+                    per[variant].append(run(client, root, variant == "fenced", t, args.cycles))
+                    client.delete(root, recursive=True)
+            for variant, xs in per.items():
+                ms = [round(x * 1000, 3) for x in xs]
+                results.append({"variant": variant, "topologies_per_action": t, "runs_ms_per_cycle": ms,
+                                "median_ms": round(statistics.median(ms), 3), "min_ms": min(ms), "max_ms": max(ms)})
+                print(f"{t:>3} topologies {variant:>9}: median {statistics.median(ms):7.2f} ms/cycle "
+                      f"(min {min(ms):.2f}, max {max(ms):.2f}, n={len(ms)})", flush=True)
+    finally:
+        client.delete(base, recursive=True)
+        client.stop()
+        client.close()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({
+        "benchmark": "controller_fence", "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "zookeeper": args.zk, "runs": args.runs, "cycles_per_run": args.cycles,
+        "note": "ZooKeeper path of an acting cycle only (state load, write-ahead, plans, completion); "
+                "decision and placement answer at once; a shared 2-core machine",
+        "results": results}, indent=2) + "\n")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
