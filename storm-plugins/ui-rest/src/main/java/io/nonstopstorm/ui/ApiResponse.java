@@ -31,9 +31,11 @@ public record ApiResponse(int status, Object body) {
         return switch (status) {
             case 200 -> "OK";
             case 400 -> "Bad Request";
+            case 401 -> "Unauthorized";
             case 403 -> "Forbidden";
             case 404 -> "Not Found";
             case 405 -> "Method Not Allowed";
+            case 413 -> "Content Too Large";
             case 500 -> "Internal Server Error";
             case 503 -> "Service Unavailable";
             default -> "Error";
