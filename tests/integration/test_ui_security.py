@@ -66,11 +66,13 @@ def test_a_kill_without_the_right_token_or_from_a_foreign_origin_changes_nothing
     assert cluster.rest.topology_id(NAME) == topology
 
 
-def test_foreign_origins_get_no_cors_grant_and_jsonp_returns_no_data(cluster):
+def test_foreign_origins_get_no_cors_grant_nor_the_token_and_jsonp_returns_no_data(cluster):
     reply = requests.get(f"{cluster.spec.ui_url}/api/v1/cluster/configuration", timeout=30,
                          headers={"Origin": "http://evil.example"})
     assert reply.status_code == 200 and "nimbus.thrift.port" in reply.json()
     assert "Access-Control-Allow-Origin" not in reply.headers
+    # Reads are open on loopback: the configuration they show never carries the token itself.
+    assert reply.json()["nonstop.ui.token"] == "*****" and cluster.rest.token not in reply.text
     jsonp = requests.get(f"{cluster.spec.ui_url}/api/v1/cluster/configuration", params={"callback": "steal"},
                          timeout=30)
     assert "JSONP is disabled" in _refusal(jsonp, 400)

@@ -117,9 +117,6 @@ public final class HttpApiServer implements AutoCloseable {
     }
 
     private static String serialize(ApiResponse resp) {
-        if (resp.body() instanceof ApiResponse.RawJson raw) {
-            return raw.json();
-        }
         try {
             return JSON.writeValueAsString(resp.body());
         } catch (JsonProcessingException e) {
