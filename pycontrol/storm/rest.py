@@ -53,10 +53,9 @@ class StormRest:
             body = r.json()
         except ValueError:
             body = {}
-        if not isinstance(body, dict):
-            body = {}
         if r.status_code >= 400:
-            msg = " ".join(str(body.get("errorMessage") or body.get("error") or r.text[:200]).split())
+            err = body if isinstance(body, dict) else {}
+            msg = " ".join(str(err.get("errorMessage") or err.get("error") or r.text[:200]).split())
             if r.status_code in (401, 403) and r.request is not None and r.request.method != "GET":
                 hint = ("" if self.token else
                         f"; this client has no {TOKEN_KEY} (the cluster's control storm.yaml has it)")
