@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from pycontrol.cluster import manager, ports, processes
+from pycontrol.cluster import manager, ports, processes, ui_token
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.spec import ClusterSpec, make_spec
 from pycontrol.cluster.storm_conf import marker
-from pycontrol.storm.rest import StormRest
 
 # Far from the default port base (17000) so tests never collide with a user's running cluster.
 TEST_PORT_BASE = int(os.environ.get("PYCONTROL_TEST_PORT_BASE", "27000"))
@@ -33,7 +32,7 @@ class LiveCluster:
         self.spec = spec
         self.state = state
         self.layout = Layout(spec.home)
-        self.rest = StormRest(spec.ui_url)
+        self.rest = ui_token.rest_client(spec)
 
     @property
     def conf_dir(self) -> Path:

@@ -12,6 +12,7 @@ import click
 import yaml
 
 from pycontrol.cli.common import home_option, resolve_home
+from pycontrol.cluster import ui_token
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.manager import State
 from pycontrol.errors import UserError
@@ -20,7 +21,6 @@ from pycontrol.profiling.sweep import SearchSettings
 from pycontrol.profiling.table import TableError, table_document
 from pycontrol.profiling.tasks import TASKS, find_task
 from pycontrol.profiling.trials import TrialSettings
-from pycontrol.storm.rest import StormRest
 
 
 def register(main: click.Group) -> None:
@@ -109,7 +109,7 @@ def build_cmd(task, threads, max_minutes, out, log_file, start_rate, trial_secs,
                                                 max_slope_ms_per_s=max_slope, settle_timeout_secs=start_timeout))
     except ValueError as e:
         raise UserError(str(e)) from e
-    target = ClusterTarget(StormRest(spec.ui_url), layout.control_conf_dir, layout.logs,
+    target = ClusterTarget(ui_token.rest_client(spec), layout.control_conf_dir, layout.logs,
                            layout.home / "profiling", spec.nodes, spec.slots)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     if log_file is None:

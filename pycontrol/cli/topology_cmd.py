@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 
 import click
 
 from pycontrol.cli.common import home_option, resolve_home
+from pycontrol.cluster import ui_token
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.manager import State
 from pycontrol.errors import UserError
@@ -20,6 +22,10 @@ def register(main: click.Group) -> None:
     main.add_command(topology)
 
 
+# The token of another cluster's UI REST server (--ui): an environment variable keeps it off the command line.
+UI_TOKEN_ENV = "NONSTOP_UI_TOKEN"
+
+
 def _targets(home, nimbus, ui):
     """(conf_dir or None, UI URL) of the named cluster, else of the local one."""
     layout = Layout(resolve_home(home))
@@ -29,10 +35,14 @@ def _targets(home, nimbus, ui):
     return conf_dir, ui_url
 
 
-def _rest(ui_url: str | None) -> StormRest:
+def _rest(ui_url: str | None, conf_dir=None, explicit_ui: bool = False) -> StormRest:
+    """The local cluster's client carries its token; another cluster's (--ui) gets $NONSTOP_UI_TOKEN, never the
+    local one."""
     if not ui_url:
         raise UserError("no local cluster running: start one with `pycontrol cluster up`, or pass --ui URL")
-    return StormRest(ui_url)
+    if explicit_ui or conf_dir is None:
+        return StormRest(ui_url, token=os.environ.get(UI_TOKEN_ENV) or None)
+    return StormRest(ui_url, token=ui_token.read(conf_dir))
 
 
 cluster_options = [
@@ -97,8 +107,8 @@ def list_cmd(as_json, home, nimbus, ui) -> None:
 @with_cluster_options
 def kill_cmd(name, wait_s, timeout, home, nimbus, ui) -> None:
     """Kill a topology by name and wait until it is gone."""
-    _, ui_url = _targets(home, nimbus, ui)
-    rest = _rest(ui_url)
+    conf_dir, ui_url = _targets(home, nimbus, ui)
+    rest = _rest(ui_url, conf_dir, explicit_ui=ui is not None)
     topo_id = rest.topology_id(name)
     if topo_id is None:
         raise UserError(f"no topology named '{name}' (running: {[t['name'] for t in rest.topologies()]})")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pycontrol import paths
-from pycontrol.cluster import daemons, network, ports, processes, storm_home
+from pycontrol.cluster import daemons, network, ports, processes, storm_home, ui_token
 from pycontrol.cluster.java import find_java
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.processes import ProcessRecord
@@ -156,7 +156,7 @@ def up(spec: ClusterSpec, timeout_s: float = 240.0, echo: Callable[[str], None] 
         for c in rest_cmds:
             state.processes.append(processes.start(c, layout.process_log(c.name)))
             state.save(layout)
-        rest = StormRest(spec.ui_url, timeout_s=5)
+        rest = ui_token.rest_client(spec, timeout_s=5)
         _wait(f"{spec.nodes} supervisors with {spec.total_slots} slots in the REST API",
               lambda: _cluster_ready(rest, spec), state.processes, deadline)
     except BaseException:
@@ -224,7 +224,7 @@ def status(home: Path) -> dict:
                   for n in spec.node_specs],
     }
     try:
-        rest = StormRest(spec.ui_url, timeout_s=5)
+        rest = ui_token.rest_client(spec, timeout_s=5)
         out["supervisors"] = [{"host": s.get("host"), "slotsTotal": s.get("slotsTotal"),
                                "slotsUsed": s.get("slotsUsed"), "id": s.get("id")} for s in rest.supervisors()]
         out["topologies"] = [{"name": t.get("name"), "id": t.get("id"), "status": t.get("status"),
@@ -277,7 +277,7 @@ def start_daemon(home: Path, name: str, timeout_s: float = 120.0) -> State:
     if state.processes[idx].role == "zookeeper":
         _wait("ZooKeeper", lambda: zk_ok(state.spec.zk_port), [state.processes[idx]], deadline)
     else:
-        rest = StormRest(state.spec.ui_url, timeout_s=5)
+        rest = ui_token.rest_client(state.spec, timeout_s=5)
         started = time.monotonic()
         node = next((n for n in state.spec.node_specs if f"{n.name}-supervisor" == name), None)
         _wait(f"the cluster after starting {name}",

@@ -84,10 +84,12 @@ def extra_conf(spec: ClusterSpec) -> dict[str, Any]:
     return {k: list(v) if isinstance(v, tuple) else v for k, v in spec.extra_conf}
 
 
-def control_conf(spec: ClusterSpec, layout: Layout) -> dict[str, Any]:
-    """Nimbus, the UI and command-line clients."""
+def control_conf(spec: ClusterSpec, layout: Layout, ui_token: str | None = None) -> dict[str, Any]:
+    """Nimbus, the UI and command-line clients. ui_token: the UI REST server's nonstop.ui.token (kills and
+    rebalances through it need it); nodes never see it."""
     return {
         **common_conf(spec, layout),
+        **({"nonstop.ui.token": ui_token} if ui_token else {}),
         "storm.local.dir": str(layout.nimbus_local_dir),
         "storm.local.hostname": spec.control_host,
         "storm.log.dir": str(layout.logs),

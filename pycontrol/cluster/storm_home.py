@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from pycontrol.cluster import storm_conf
+from pycontrol.cluster import storm_conf, ui_token
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.spec import ClusterSpec
 from pycontrol.errors import UserError
@@ -17,9 +17,17 @@ from pycontrol.errors import UserError
 LINKED_LIBS = ("lib", "lib-worker", "lib-webapp")
 
 
-def _write_yaml(path: Path, data: dict) -> None:
+def _write_yaml(path: Path, data: dict, private: bool = False) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(yaml.safe_dump(data, default_flow_style=False, sort_keys=True))
+    text = yaml.safe_dump(data, default_flow_style=False, sort_keys=True)
+    if private:
+        # Created 0600 before any secret is written, so no other local user can read it even briefly.
+        path.unlink(missing_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+    else:
+        path.write_text(text)
 
 
 def assemble(spec: ClusterSpec, layout: Layout, dist: Path) -> None:
@@ -47,7 +55,9 @@ def assemble(spec: ClusterSpec, layout: Layout, dist: Path) -> None:
     (layout.log4j_dir / "cluster.xml").write_text(storm_conf.CLUSTER_LOG4J)
     (layout.log4j_dir / "worker.xml").write_text(storm_conf.WORKER_LOG4J)
 
-    _write_yaml(layout.control_conf_dir / "storm.yaml", storm_conf.control_conf(spec, layout))
+    # A fresh UI token per cluster; the file holding it is readable by its owner alone.
+    _write_yaml(layout.control_conf_dir / "storm.yaml",
+                storm_conf.control_conf(spec, layout, ui_token=ui_token.generate()), private=True)
     layout.logs.mkdir(parents=True, exist_ok=True)
     layout.nimbus_local_dir.mkdir(parents=True, exist_ok=True)
     for node in spec.node_specs:

@@ -14,11 +14,22 @@ class RestError(UserError):
     """The REST API could not answer (down, or an error reply)."""
 
 
+class RestAccessDenied(RestError):
+    """The server refused a state-changing request: no token, a wrong one, or none configured on the server."""
+
+
+# The UI REST server's setting whose value state-changing requests carry as a bearer token.
+TOKEN_KEY = "nonstop.ui.token"
+
+
 class StormRest:
-    def __init__(self, base_url: str, timeout_s: float = 10.0, session: requests.Session | None = None):
+    def __init__(self, base_url: str, timeout_s: float = 10.0, session: requests.Session | None = None,
+                 token: str | None = None):
+        """token: the server's nonstop.ui.token, sent on state-changing requests only (reads need none)."""
         self.base = base_url.rstrip("/") + "/api/v1"
         self.timeout_s = timeout_s
         self.http = session or requests.Session()
+        self.token = token
 
     def _get(self, path: str, **params: Any) -> dict:
         url = self.base + path
@@ -31,19 +42,24 @@ class StormRest:
     def _post(self, path: str) -> dict:
         url = self.base + path
         try:
-            r = self.http.post(url, timeout=self.timeout_s)
+            headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+            r = self.http.post(url, headers=headers, timeout=self.timeout_s)
         except requests.RequestException as e:
             raise RestError(f"Storm UI REST at {self.base} unreachable: {e.__class__.__name__}") from e
         return self._json(r, url)
 
-    @staticmethod
-    def _json(r: requests.Response, url: str) -> dict:
+    def _json(self, r: requests.Response, url: str) -> dict:
         try:
             body = r.json()
         except ValueError:
             body = {}
         if r.status_code >= 400:
-            msg = body.get("errorMessage") or body.get("error") or r.text[:200]
+            err = body if isinstance(body, dict) else {}
+            msg = " ".join(str(err.get("errorMessage") or err.get("error") or r.text[:200]).split())
+            if r.status_code in (401, 403) and r.request is not None and r.request.method != "GET":
+                hint = ("" if self.token else
+                        f"; this client has no {TOKEN_KEY} (the cluster's control storm.yaml has it)")
+                raise RestAccessDenied(f"{url}: HTTP {r.status_code}, the UI REST server refused: {msg}{hint}")
             raise RestError(f"{url}: HTTP {r.status_code}: {msg}")
         return body
 

@@ -10,11 +10,10 @@ import subprocess
 
 import pytest
 
-from pycontrol.cluster import manager, network, processes
+from pycontrol.cluster import manager, network, processes, ui_token
 from pycontrol.cluster.spec import make_spec
 from pycontrol.metrics.zk import MetricsZk
 from pycontrol.storm import placement, submit
-from pycontrol.storm.rest import StormRest
 from tests.conftest import TEST_PORT_BASE, assert_nothing_left, wait_for
 
 pytestmark = [pytest.mark.cluster, pytest.mark.slow,
@@ -28,7 +27,7 @@ def test_netns_cluster_shaped_links_crash_recovery_and_clean_down(tmp_path):
                      port_base=TEST_PORT_BASE + 1000, node_cpus=f"{cpus[0]};{cpus[-1]}", node_slots="1;2")
     first = manager.up(spec, timeout_s=300)
     try:
-        rest = StormRest(spec.ui_url)
+        rest = ui_token.rest_client(spec)
         # Each supervisor offers its own node's slots.
         assert sorted((s["host"], int(s["slotsTotal"])) for s in rest.supervisors()) == \
             [(spec.node_specs[0].host, 1), (spec.node_specs[1].host, 2)]

@@ -23,7 +23,7 @@ from pycontrol.bench.migration.measures import dense_seconds, percentiles, segme
 from pycontrol.bench.migration.realize import ExecutorComponents, PlanMover, RebalanceMover, read_placement
 from pycontrol.bench.migration.schemes import (BASELINE, BY_PLAN, BY_REBALANCE, ClusterRun, Options, Segment,
                                                plan_runs)
-from pycontrol.cluster import manager
+from pycontrol.cluster import manager, ui_token
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.spec import ClusterSpec, make_spec
 from pycontrol.errors import UserError
@@ -82,7 +82,7 @@ class ClusterSession:
     def __init__(self, run: ClusterRun, opts: Options, spec: ClusterSpec, echo: Callable[[str], None]):
         self.run, self.opts, self.spec, self.echo = run, opts, spec, echo
         self.layout = Layout(spec.home)
-        self.rest = StormRest(spec.ui_url)
+        self.rest = ui_token.rest_client(spec)
         self.topology = f"bench-{safe_name(run.name)}"
         self.topo_id: str | None = None
         self.client = None

@@ -15,7 +15,7 @@ from typing import Any
 
 from pycontrol import zk
 from pycontrol.bench.otd.samples import Sample, sample_of
-from pycontrol.cluster import manager
+from pycontrol.cluster import manager, ui_token
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.spec import ClusterSpec
 from pycontrol.controller import policy as policy_mod
@@ -174,7 +174,7 @@ def _run_on(spec: ClusterSpec, exp: Experiment, echo, metrics_port: int, stop: t
     from pycontrol.metrics.zk import MetricsZk
 
     layout = Layout(spec.home)
-    rest = StormRest(spec.ui_url)
+    rest = ui_token.rest_client(spec)
     zk_hosts = f"{spec.control_host}:{spec.zk_port}"
     echo(f"submitting {exp.workload} as {exp.topology}: {' '.join(exp.settings)}")
     submit_workload(exp.workload, exp.topology, list(exp.settings), layout.control_conf_dir)

@@ -7,13 +7,9 @@ import java.util.Map;
  * A response before serialisation: HTTP status and a JSON-ready body.
  *
  * @param status HTTP status code
- * @param body   maps, lists, strings, numbers, booleans or null; or {@link RawJson} passed through verbatim
+ * @param body   maps, lists, strings, numbers, booleans or null
  */
 public record ApiResponse(int status, Object body) {
-
-    /** A body that already is JSON text (Nimbus' own configuration JSON). */
-    public record RawJson(String json) {
-    }
 
     public static ApiResponse ok(Object body) {
         return new ApiResponse(200, body);
@@ -31,9 +27,11 @@ public record ApiResponse(int status, Object body) {
         return switch (status) {
             case 200 -> "OK";
             case 400 -> "Bad Request";
+            case 401 -> "Unauthorized";
             case 403 -> "Forbidden";
             case 404 -> "Not Found";
             case 405 -> "Method Not Allowed";
+            case 413 -> "Content Too Large";
             case 500 -> "Internal Server Error";
             case 503 -> "Service Unavailable";
             default -> "Error";

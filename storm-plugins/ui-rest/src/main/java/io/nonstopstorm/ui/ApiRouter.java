@@ -1,5 +1,8 @@
 package io.nonstopstorm.ui;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,6 +28,7 @@ import org.slf4j.LoggerFactory;
 public final class ApiRouter {
 
     private static final Logger LOG = LoggerFactory.getLogger(ApiRouter.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @FunctionalInterface
     private interface Handler {
@@ -65,7 +69,7 @@ public final class ApiRouter {
         this.componentViews = new ComponentViews(settings, clock);
         this.workerViews = new WorkerViews(settings);
         // Literal routes come before parameterised ones that would also match ("topology/summary").
-        get("cluster/configuration", (r, p) -> ApiResponse.ok(new ApiResponse.RawJson(nimbus.nimbusConf())));
+        get("cluster/configuration", (r, p) -> ApiResponse.ok(SecretKeys.redact(nimbusConf())));
         get("cluster/summary", (r, p) -> ApiResponse.ok(clusterViews.clusterSummary(nimbus.clusterInfo())));
         get("nimbus/summary", (r, p) -> ApiResponse.ok(clusterViews.nimbusSummary(nimbus.clusterInfo())));
         get("supervisor/summary", (r, p) -> ApiResponse.ok(clusterViews.supervisorSummary(nimbus.clusterInfo())));
@@ -168,6 +172,15 @@ public final class ApiRouter {
         }
         ComponentPageInfo page = nimbus.componentPage(id, component, window, sys);
         return ApiResponse.ok(componentViews.componentPage(page, id, component, window));
+    }
+
+    /** Nimbus's configuration, which it sends as a JSON string, in Nimbus's key order. */
+    private Map<String, Object> nimbusConf() throws TException {
+        try {
+            return JSON.readValue(nimbus.nimbusConf(), new TypeReference<LinkedHashMap<String, Object>>() { });
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Nimbus sent a configuration that is not a JSON object", e);
+        }
     }
 
     private String topologyName(String topologyId) throws TException {

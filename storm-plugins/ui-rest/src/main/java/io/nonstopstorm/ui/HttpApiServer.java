@@ -2,6 +2,7 @@ package io.nonstopstorm.ui;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -9,19 +10,20 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Serves an {@link ApiRouter} over HTTP with the JDK's server; JSON bodies, optional JSONP "callback". */
+/**
+ * Serves an {@link ApiRouter} over HTTP with the JDK's server: every request passes the {@link RequestGuard}
+ * first; JSON bodies, JSONP only when the guard's settings enable it.
+ */
 public final class HttpApiServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HttpApiServer.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** A JSONP callback must be a plain (dotted) identifier: anything else would let a caller inject script. */
-    private static final Pattern CALLBACK = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$.]{0,99}");
     private static final int THREADS = 4;
 
     private final HttpServer server;
@@ -32,16 +34,16 @@ public final class HttpApiServer implements AutoCloseable {
         this.executor = executor;
     }
 
-    /** Binds host:port (port 0 picks a free one) and starts serving. */
-    public static HttpApiServer start(String host, int port, ApiRouter router) throws IOException {
-        HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
+    /** Binds the guard's host on port (0 picks a free one) and starts serving. */
+    public static HttpApiServer start(int port, ApiRouter router, RequestGuard guard) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(guard.settings().host(), port), 0);
         ExecutorService executor = Executors.newFixedThreadPool(THREADS, r -> {
             Thread t = new Thread(r, "ui-rest-http");
             t.setDaemon(true);
             return t;
         });
         server.setExecutor(executor);
-        server.createContext("/", exchange -> serve(exchange, router));
+        server.createContext("/", exchange -> serve(exchange, router, guard));
         server.start();
         return new HttpApiServer(server, executor);
     }
@@ -56,40 +58,65 @@ public final class HttpApiServer implements AutoCloseable {
         executor.shutdownNow();
     }
 
-    private static void serve(HttpExchange exchange, ApiRouter router) throws IOException {
+    private static void serve(HttpExchange exchange, ApiRouter router, RequestGuard guard) throws IOException {
         try (exchange) {
-            String body;
-            try (InputStream in = exchange.getRequestBody()) {
-                body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            Headers headers = exchange.getRequestHeaders();
+            ApiRequest head = ApiRequest.of(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(),
+                exchange.getRequestURI().getRawQuery(), "");
+            Optional<ApiResponse> refusal = guard.check(head.method(), headers::getFirst, head.query());
+            ApiResponse resp;
+            if (refusal.isPresent()) {
+                resp = refusal.get();
+            } else {
+                byte[] body = readCapped(exchange.getRequestBody(), guard.settings().maxBodyBytes());
+                resp = body == null ? guard.tooLarge()
+                    : router.handle(new ApiRequest(head.method(), head.segments(), head.query(),
+                        new String(body, StandardCharsets.UTF_8)));
             }
-            ApiRequest req = ApiRequest.of(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(),
-                exchange.getRequestURI().getRawQuery(), body);
-            ApiResponse resp = router.handle(req);
-            String callback = req.query().get("callback");
-            if (callback != null && !CALLBACK.matcher(callback).matches()) {
-                resp = ApiResponse.error(400, "callback must be a JavaScript identifier");
-                callback = null;
-            }
-            String json = serialize(resp);
-            String text = callback == null ? json : callback + "(" + json + ");";
-            exchange.getResponseHeaders().set("Content-Type",
-                (callback == null ? "application/json" : "application/javascript") + ";charset=utf-8");
-            exchange.getResponseHeaders().set("Cache-Control", "no-cache");
-            byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(resp.status(), bytes.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
-            }
+            respond(exchange, resp, refusal.isEmpty() ? head.query().get("callback") : null,
+                guard.corsOrigin(headers.getFirst("Origin")));
         } catch (RuntimeException e) {
             // The router never throws; this guards the transport itself so one bad exchange cannot kill a thread.
             LOG.warn("Failed to answer {} {}", exchange.getRequestMethod(), exchange.getRequestURI(), e);
         }
     }
 
-    private static String serialize(ApiResponse resp) {
-        if (resp.body() instanceof ApiResponse.RawJson raw) {
-            return raw.json();
+    /** The body, or null when it is longer than cap bytes: then no more than one byte past the cap is read. */
+    private static byte[] readCapped(InputStream in, int cap) throws IOException {
+        try (in) {
+            byte[] body = in.readNBytes(cap + 1);
+            return body.length > cap ? null : body;
         }
+    }
+
+    private static void respond(HttpExchange exchange, ApiResponse resp, String callback, String corsOrigin)
+        throws IOException {
+        String json = serialize(resp);
+        String text = callback == null ? json : callback + "(" + json + ");";
+        Headers out = exchange.getResponseHeaders();
+        out.set("Content-Type", (callback == null ? "application/json" : "application/javascript") + ";charset=utf-8");
+        out.set("Cache-Control", "no-cache");
+        // Browsers must not sniff a JSON reply into a script another page could include.
+        out.set("X-Content-Type-Options", "nosniff");
+        out.set("Vary", "Origin");
+        if (corsOrigin != null) {
+            out.set("Access-Control-Allow-Origin", corsOrigin);
+        }
+        if (resp.status() == 401) {
+            out.set("WWW-Authenticate", "Bearer");
+        }
+        if (resp.status() == 413) {
+            // The rest of the body stays unread: the connection cannot carry another request.
+            out.set("Connection", "close");
+        }
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        exchange.sendResponseHeaders(resp.status(), bytes.length);
+        try (OutputStream os = exchange.getResponseBody()) {
+            os.write(bytes);
+        }
+    }
+
+    private static String serialize(ApiResponse resp) {
         try {
             return JSON.writeValueAsString(resp.body());
         } catch (JsonProcessingException e) {

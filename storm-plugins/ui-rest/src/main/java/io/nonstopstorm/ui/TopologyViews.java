@@ -73,7 +73,7 @@ public final class TopologyViews {
         m.put("workers", workers.workers(Thrift.list(p.get_workers())));
         m.put("spouts", spouts(p));
         m.put("bolts", bolts(p));
-        m.put("configuration", conf);
+        m.put("configuration", SecretKeys.redact(conf));
         return m;
     }
 

@@ -40,9 +40,21 @@ class ApiRouterTest {
     }
 
     @Test
-    void clusterConfigurationIsNimbusJsonVerbatim() {
+    void clusterConfigurationIsNimbusJsonWithSecretsMasked() {
+        nimbus.nimbusConf = "{\"nimbus.thrift.port\":6627,\"nonstop.ui.token\":\"t0ken-0123456789abcdef\","
+            + "\"storm.zookeeper.auth.payload\":\"nonstop:pw\",\"ui.https.key.password\":\"pw\","
+            + "\"storm.zookeeper.auth.scheme\":\"digest\",\"storm.zookeeper.servers\":[\"zk1\"]}";
         ApiResponse r = get("/api/v1/cluster/configuration");
-        assertEquals(new ApiResponse.RawJson("{\"nimbus.thrift.port\":6627}"), r.body());
+        assertEquals(200, r.status());
+        Map<String, Object> conf = body(r);
+        assertEquals(List.of("nimbus.thrift.port", "nonstop.ui.token", "storm.zookeeper.auth.payload",
+            "ui.https.key.password", "storm.zookeeper.auth.scheme", "storm.zookeeper.servers"), List.copyOf(conf.keySet()));
+        assertEquals(6627, conf.get("nimbus.thrift.port"));
+        assertEquals("*****", conf.get("nonstop.ui.token"));
+        assertEquals("*****", conf.get("storm.zookeeper.auth.payload"));
+        assertEquals("*****", conf.get("ui.https.key.password"));
+        assertEquals("digest", conf.get("storm.zookeeper.auth.scheme"));
+        assertEquals(List.of("zk1"), conf.get("storm.zookeeper.servers"));
     }
 
     @Test

@@ -26,6 +26,7 @@ final class FakeNimbus implements NimbusGateway {
     final Map<String, List<String>> bolts = new HashMap<>();
     final List<String> calls = new ArrayList<>();
     ClusterSummary cluster = new ClusterSummary(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+    String nimbusConf = "{\"nimbus.thrift.port\":6627}";
     TException failure;
     KillOptions lastKill;
     RebalanceOptions lastRebalance;
@@ -62,7 +63,7 @@ final class FakeNimbus implements NimbusGateway {
     @Override
     public String nimbusConf() throws TException {
         check("nimbusConf");
-        return "{\"nimbus.thrift.port\":6627}";
+        return nimbusConf;
     }
 
     @Override

@@ -39,6 +39,7 @@ class LocalClusterApiTest {
 
     private static final String NAME = "ui-rest-it";
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String TOKEN = "local-cluster-api-test-token";
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private static LocalCluster cluster;
@@ -66,7 +67,9 @@ class LocalClusterApiTest {
         clientConf.put(Config.NIMBUS_SEEDS, List.of("localhost"));
         clientConf.put(Config.NIMBUS_THRIFT_PORT, nimbusPort);
         nimbus = ReconnectingNimbusGateway.fromStormConfig(clientConf);
-        server = HttpApiServer.start("127.0.0.1", 0, new ApiRouter(nimbus, UiSettings.fromConfig(clientConf), Clock.systemUTC()));
+        AccessSettings access = new AccessSettings("127.0.0.1", TOKEN, List.of(), false, 65536);
+        server = HttpApiServer.start(0, new ApiRouter(nimbus, UiSettings.fromConfig(clientConf), Clock.systemUTC()),
+            new RequestGuard(access));
         base = "http://127.0.0.1:" + server.address().getPort();
     }
 
@@ -91,7 +94,7 @@ class LocalClusterApiTest {
 
     private static HttpResponse<String> send(String method, String path) throws Exception {
         HttpRequest req = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(20))
-            .method(method, HttpRequest.BodyPublishers.noBody()).build();
+            .header("Authorization", "Bearer " + TOKEN).method(method, HttpRequest.BodyPublishers.noBody()).build();
         return HTTP.send(req, HttpResponse.BodyHandlers.ofString());
     }
 

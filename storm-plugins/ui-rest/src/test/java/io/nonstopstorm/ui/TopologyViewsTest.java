@@ -28,7 +28,8 @@ class TopologyViewsTest {
         p.set_num_tasks(6);
         p.set_num_workers(2);
         p.set_num_executors(5);
-        p.set_topology_conf("{\"topology.message.timeout.secs\": 30, \"topology.workers\": 2}");
+        p.set_topology_conf("{\"topology.message.timeout.secs\": 30, \"topology.workers\": 2, "
+            + "\"storm.zookeeper.topology.auth.payload\": \"topo:secret\"}");
         TopologyStats stats = new TopologyStats();
         // Deliberately out of display order.
         stats.set_window_to_emitted(new HashMap<>(Map.of(":all-time", 900L, "600", 300L)));
@@ -64,6 +65,7 @@ class TopologyViewsTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> conf = (Map<String, Object>) m.get("configuration");
         assertEquals(2, conf.get("topology.workers"));
+        assertEquals("*****", conf.get("storm.zookeeper.topology.auth.payload"));
     }
 
     @Test
