@@ -212,8 +212,8 @@ def test_a_named_scheduler_the_controller_and_drain_work(release, tmp_path):
             if record["kind"] == "applied":
                 break
             wait_for("a newer metrics window",
-                     lambda seq=max(d.seq for d in metrics.read(topo_id).docs.values()):
-                     min(d.seq for d in metrics.read(topo_id).docs.values()) > seq, 60, 1)
+                     lambda seq=max((d.seq for d in metrics.read(topo_id).docs.values()), default=0):
+                     min((d.seq for d in metrics.read(topo_id).docs.values()), default=0) > seq, 60, 1)
         assert record["kind"] == "applied", kinds
         (move,) = record["applied"]
         shown = {p.executor: f"{p.host}:{p.port}" for p in placement.placement(rest, topo_id)}
