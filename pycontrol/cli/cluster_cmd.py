@@ -9,6 +9,7 @@ import click
 from pycontrol.cli.common import home_option, resolve_home
 from pycontrol.cluster import manager
 from pycontrol.cluster.spec import NETWORKS, make_spec, parse_conf_settings
+from pycontrol.cluster.storm_versions import DEFAULT_STORM_VERSION, STORM_VERSIONS
 
 
 def register(main: click.Group) -> None:
@@ -39,16 +40,18 @@ def cluster() -> None:
 @click.option("--timeout", default=240, show_default=True, help="Seconds to wait for the cluster to be ready.")
 @click.option("--migration/--no-migration", default=True, show_default=True,
               help="Nonstop executor migration (agent + plan-following scheduler); off = stock Storm.")
+@click.option("--storm-version", default=DEFAULT_STORM_VERSION, show_default=True,
+              help=f"Storm release the cluster runs, one of {', '.join(STORM_VERSIONS)} (as built under build/dist).")
 @click.option("--conf", "conf", multiple=True, metavar="KEY=VALUE",
               help="Extra storm.yaml key for every daemon and worker (YAML value), e.g. "
                    "nonstop.migration.worker.sync.ms=500; repeatable.")
 def up(home, nodes, slots, network, link_bandwidth, link_delay, node_cpus, node_slots, port_base, timeout,
-       migration, conf) -> None:
+       migration, storm_version, conf) -> None:
     """Start the cluster and wait until every supervisor and slot is registered."""
     spec = make_spec(resolve_home(home), nodes=nodes, slots=slots, network=network,
                      link_bandwidth=link_bandwidth, link_delay_ms=link_delay, port_base=port_base,
                      migration=migration, extra_conf=parse_conf_settings(conf), node_cpus=node_cpus,
-                     node_slots=node_slots)
+                     node_slots=node_slots, storm_version=storm_version)
     state = manager.up(spec, timeout_s=timeout, echo=click.echo)
     st = manager.status(spec.home)
     per_node = "/".join(str(len(n.slot_ports)) for n in spec.node_specs)
@@ -79,6 +82,9 @@ def down(home) -> None:
 
 
 def _print_status(st: dict) -> None:
+    reported = sorted({s["version"] for s in st.get("supervisors", []) if s.get("version")})
+    click.echo(f"  Storm:     {st['storm_version']}"
+               + (f" (supervisors report {', '.join(reported)})" if reported else ""))
     click.echo(f"  UI REST:   {st['ui']}/api/v1/cluster/summary")
     click.echo(f"  Nimbus:    {st['nimbus']}    ZooKeeper: {st['zookeeper']}")
     click.echo(f"  config:    {st['config']}")

@@ -8,6 +8,7 @@ from pathlib import Path
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.spec import ClusterSpec, NodeSpec
 from pycontrol.cluster.storm_conf import marker, migration_agent
+from pycontrol.cluster.storm_versions import parts
 
 NIMBUS_MAIN = "org.apache.storm.daemon.nimbus.Nimbus"
 SUPERVISOR_MAIN = "org.apache.storm.daemon.supervisor.Supervisor"
@@ -48,7 +49,7 @@ def zookeeper(spec: ClusterSpec, layout: Layout, java: str, dist: Path) -> Daemo
     zk = layout.zk_dir
     argv = [java, "-Xmx256m", "-XX:+UseSerialGC", "-Dzookeeper.admin.enableServer=false",
             f"-Dlogback.configurationFile={zk / 'logback.xml'}", marker(layout),
-            "-cp", f"{dist / 'zookeeper'}/*", ZK_MAIN, str(zk / "zoo.cfg")]
+            "-cp", f"{parts(dist, spec.storm_version).zookeeper}/*", ZK_MAIN, str(zk / "zoo.cfg")]
     return DaemonCommand("zookeeper", "zookeeper", argv, log_file=layout.process_log("zookeeper"))
 
 

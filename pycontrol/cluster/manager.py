@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pycontrol import paths
-from pycontrol.cluster import daemons, network, ports, processes, storm_home, ui_token
+from pycontrol.cluster import daemons, network, ports, processes, storm_home, storm_versions, ui_token
 from pycontrol.cluster.java import find_java
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.processes import ProcessRecord
@@ -129,6 +129,7 @@ def up(spec: ClusterSpec, timeout_s: float = 240.0, echo: Callable[[str], None] 
 
     java = find_java()
     dist = paths.require_dist()
+    storm_versions.require_parts(dist, spec.storm_version)
     busy = ports.first_busy(spec.all_ports())
     if busy:
         port, who = busy
@@ -211,6 +212,7 @@ def status(home: Path) -> dict:
         "running": all(p["alive"] for p in procs),
         "home": str(home),
         "network": spec.network,
+        "storm_version": spec.storm_version,
         "ui": spec.ui_url,
         "zookeeper": f"{spec.control_host}:{spec.zk_port}",
         "nimbus": f"{spec.control_host}:{spec.nimbus_port}",
@@ -226,7 +228,8 @@ def status(home: Path) -> dict:
     try:
         rest = ui_token.rest_client(spec, timeout_s=5)
         out["supervisors"] = [{"host": s.get("host"), "slotsTotal": s.get("slotsTotal"),
-                               "slotsUsed": s.get("slotsUsed"), "id": s.get("id")} for s in rest.supervisors()]
+                               "slotsUsed": s.get("slotsUsed"), "id": s.get("id"), "version": s.get("version")}
+                              for s in rest.supervisors()]
         out["topologies"] = [{"name": t.get("name"), "id": t.get("id"), "status": t.get("status"),
                               "workers": t.get("workersTotal"), "executors": t.get("executorsTotal")}
                              for t in rest.topologies()]

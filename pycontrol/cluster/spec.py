@@ -11,6 +11,7 @@ from typing import Any
 
 import yaml
 
+from pycontrol.cluster.storm_versions import DEFAULT_STORM_VERSION, check_version
 from pycontrol.errors import UserError
 
 NETWORKS = ("loopback", "netns")
@@ -57,6 +58,7 @@ class ClusterSpec:
     subnet: str = "10.231.170.0/24"     # netns mode only; exists only on our bridge and namespaces
     name: str = "local"
     migration: bool = True              # nonstop migration agent + plan-following scheduler
+    storm_version: str = DEFAULT_STORM_VERSION  # the Storm release the daemons and workers run
     # Extra storm.yaml keys for every daemon and worker, applied last: ((key, value), ...) sorted by key.
     extra_conf: tuple[tuple[str, Any], ...] = ()
     node_specs: tuple[NodeSpec, ...] = field(default=(), compare=False)
@@ -116,7 +118,8 @@ def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopba
               port_base: int = 17000, subnet: str | None = None, name: str = "local",
               migration: bool = True, extra_conf: Mapping[str, Any] | None = None,
               node_cpus: str | tuple[tuple[int, ...], ...] | None = None,
-              node_slots: str | tuple[int, ...] | None = None) -> ClusterSpec:
+              node_slots: str | tuple[int, ...] | None = None,
+              storm_version: str = DEFAULT_STORM_VERSION) -> ClusterSpec:
     """Validate the user's choices and derive every node's address and ports."""
     if network not in NETWORKS:
         raise UserError(f"--network must be one of {', '.join(NETWORKS)}, got '{network}'")
@@ -138,6 +141,7 @@ def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopba
     net = ipaddress.ip_network(subnet)
     if network == "netns" and net.num_addresses < nodes + 12:
         raise UserError(f"subnet {subnet} is too small for {nodes} nodes")
+    check_version(storm_version)
     if not re.fullmatch(r"[a-z][a-z0-9-]{0,15}", name):
         raise UserError(f"cluster name must be lowercase letters, digits and '-', got '{name}'")
 
@@ -152,7 +156,8 @@ def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopba
         raise UserError(f"--node-slots: every node needs between 1 and {MAX_SLOTS} slots, got {bad[0]}")
     base = ClusterSpec(home=home, nodes=nodes, slots=slots, network=network, link_bandwidth=link_bandwidth,
                        link_delay_ms=link_delay_ms, node_cpus=pinned, node_slots=counts, port_base=port_base,
-                       subnet=subnet, name=name, migration=migration, extra_conf=_extra_conf(extra_conf or {}))
+                       subnet=subnet, name=name, migration=migration, extra_conf=_extra_conf(extra_conf or {}),
+                       storm_version=storm_version)
     node_specs = []
     for i in range(1, nodes + 1):
         first = port_base + 100 + (i - 1) * NODE_PORT_STRIDE
@@ -234,4 +239,4 @@ def spec_from_dict(d: dict) -> ClusterSpec:
     return make_spec(Path(d["home"]), d["nodes"], d["slots"], d["network"], d["link_bandwidth"],
                      d["link_delay_ms"], d["port_base"], d["subnet"], d["name"], d.get("migration", True),
                      dict(d.get("extra_conf") or ()), tuple(tuple(c) for c in d.get("node_cpus") or ()),
-                     tuple(d.get("node_slots") or ()))
+                     tuple(d.get("node_slots") or ()), d.get("storm_version", DEFAULT_STORM_VERSION))

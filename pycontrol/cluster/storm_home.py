@@ -8,13 +8,13 @@ from pathlib import Path
 
 import yaml
 
-from pycontrol.cluster import storm_conf, ui_token
+from pycontrol.cluster import storm_conf, storm_versions, ui_token
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.spec import ClusterSpec
 from pycontrol.errors import UserError
 
 # Linked, not copied: they are large and read-only.
-LINKED_LIBS = ("lib", "lib-worker", "lib-webapp")
+LINKED_LIBS = storm_versions.STORM_HOME_LIBS
 
 
 def _write_yaml(path: Path, data: dict, private: bool = False) -> None:
@@ -33,11 +33,12 @@ def _write_yaml(path: Path, data: dict, private: bool = False) -> None:
 def assemble(spec: ClusterSpec, layout: Layout, dist: Path) -> None:
     h = layout.storm_home
     h.mkdir(parents=True, exist_ok=True)
+    release = storm_versions.parts(dist, spec.storm_version).storm
     for name in LINKED_LIBS:
         link = h / name
         if link.is_symlink() or link.exists():
             link.unlink() if link.is_symlink() else shutil.rmtree(link)
-        os.symlink(dist / "storm" / name, link)
+        os.symlink(release / name, link)
     # Plugin jars are copied, so a rebuild while the cluster runs cannot swap classes under a JVM.
     for sub in ("extlib", "extlib-daemon"):
         target = h / sub
