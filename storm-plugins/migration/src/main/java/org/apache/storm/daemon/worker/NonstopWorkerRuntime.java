@@ -404,13 +404,13 @@ public final class NonstopWorkerRuntime {
         NonstopInternals.setBpTasks(bpt, new ConcurrentHashMap<>(NonstopInternals.bpTasks(bpt)));
     }
 
+    /**
+     * Starts following the plan store. What can fail comes first, and the swap is withdrawn if the
+     * watcher cannot start, so a retry starts from scratch: nothing is left half-attached.
+     */
     private void attach(Worker w) {
-        this.worker = w;
-        this.swap = new ExecutorSwap(ws, NonstopInternals.executorsAtom(w), retired, forwarder, deliveryLock, events,
-                                     parked);
-        scheduler.scheduleWithFixedDelay(
-            LoggedTask.of(LOG, "expire parked tuples", () -> forwarder.countDropped(parked.expire(System.currentTimeMillis()))),
-            1, 1, TimeUnit.SECONDS);
+        ExecutorSwap s = new ExecutorSwap(ws, NonstopInternals.executorsAtom(w), retired, forwarder, deliveryLock, events,
+                                          parked);
         // Storm starts the outbound transfer thread only if the worker had remote targets at start-up;
         // after a migration it may need one.
         if (NonstopInternals.transferThread(w) == null) {
@@ -418,9 +418,19 @@ public final class NonstopWorkerRuntime {
             t.setName("Worker-Transfer");
             NonstopInternals.setTransferThread(w, t);
         }
+        this.worker = w;
+        this.swap = s;
+        try {
+            watcher = new PlanWatcher(store, settings.workerSyncMs(), settings.push(), this::onPlanVersion).start();
+        } catch (RuntimeException | LinkageError e) {
+            this.swap = null;
+            throw e;
+        }
         Thread.setDefaultUncaughtExceptionHandler(new StoppingExecutorGuard(Thread.getDefaultUncaughtExceptionHandler(),
-                                                                            swap::lastStopMs));
-        watcher = new PlanWatcher(store, settings.workerSyncMs(), settings.push(), this::onPlanVersion).start();
+                                                                            s::lastStopMs));
+        scheduler.scheduleWithFixedDelay(
+            LoggedTask.of(LOG, "expire parked tuples", () -> forwarder.countDropped(parked.expire(System.currentTimeMillis()))),
+            1, 1, TimeUnit.SECONDS);
         events.append("attached", Map.of("topology", ws.topologyId, "port", ws.port, "pid", ProcessHandle.current().pid(),
                                          "executors", ws.localExecutors.size()));
         LOG.info("nonstop: migration on for {} port {}: plan store {}, T_W={} ms, push={}, D_K={} ms",
