@@ -1,6 +1,7 @@
 package io.nonstopstorm.migration.agent;
 
 import io.nonstopstorm.migration.plan.ExecutorRange;
+import io.nonstopstorm.migration.verify.AgentStatus;
 import io.nonstopstorm.migration.worker.ExecutorTimers;
 import io.nonstopstorm.migration.worker.RoutingEpoch;
 import io.nonstopstorm.migration.worker.LocalRoutes;
@@ -154,7 +155,7 @@ final class WorkerAdvice {
                           @Advice.FieldValue(value = "indexingBase", readOnly = false) int base,
                           @Advice.FieldValue(value = "queuesToFlush", readOnly = false) AtomicReferenceArray<JCQueue> toFlush) {
             int now = RoutingEpoch.current();
-            if (seen != now && queues != null) {
+            if (seen != now && queues != null && AgentStatus.on()) {
                 LocalRoutes<JCQueue> r = LocalRoutes.rebuild(workerData.getLocalReceiveQueues(), queues, base, toFlush);
                 for (JCQueue q : r.orphaned()) {
                     q.tryFlush();

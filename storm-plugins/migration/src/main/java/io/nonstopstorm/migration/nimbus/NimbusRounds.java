@@ -1,10 +1,11 @@
 package io.nonstopstorm.migration.nimbus;
 
-import java.lang.reflect.Field;
+import io.nonstopstorm.migration.verify.AgentStatus;
+import io.nonstopstorm.migration.verify.VerificationReport;
 import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.util.Map;
 import org.apache.storm.StormTimer;
+import org.apache.storm.daemon.worker.NonstopInternals;
 import org.apache.storm.utils.ObjectReader;
 import org.apache.storm.utils.ServerConfigUtils;
 import org.apache.storm.utils.Time;
@@ -38,25 +39,30 @@ public final class NimbusRounds {
     /** Called by the agent's advice with the Nimbus whose server has just launched. Never throws. */
     public static void install(Object nimbus) {
         try {
-            Class<?> type = nimbus.getClass();
-            Map<?, ?> conf = (Map<?, ?>) field(type, "conf").get(nimbus);
+            VerificationReport report = AgentStatus.report();
+            if (report != null && !report.missing().isEmpty()) {
+                return; // the agent does not match this Nimbus (ERROR logged at start): stock rounds only
+            }
+            Map<String, Object> conf = NonstopInternals.nimbusConf(nimbus);
+            AgentStatus.resolve(conf);
+            if (!AgentStatus.on()) {
+                return;
+            }
             if (ObjectReader.getBoolean(conf.get(ServerConfigUtils.NIMBUS_DO_NOT_REASSIGN), false)) {
                 LOG.info("nonstop: Nimbus does not reassign ({}); plans are not applied on request",
                          ServerConfigUtils.NIMBUS_DO_NOT_REASSIGN);
                 return;
             }
-            StormTimer timer = (StormTimer) field(type, "timer").get(nimbus);
-            Thread thread = (Thread) field(StormTimer.class, "task").get(timer);
-            Method mkAssignments = type.getDeclaredMethod("mkAssignments");
-            mkAssignments.setAccessible(true);
+            StormTimer timer = NonstopInternals.nimbusTimer(nimbus);
+            Thread thread = NonstopInternals.timerThread(timer);
             timerThread = thread;
             requests = new RoundRequests(task -> {
                 timer.scheduleMs(0, task);
                 WAKE.wake();
-            }, () -> runRound(nimbus, mkAssignments));
+            }, () -> runRound(nimbus));
             LOG.info("nonstop: a written plan now starts a scheduling round at once (on Nimbus's timer thread '{}'), "
                      + "besides the periodic rounds", thread.getName());
-        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+        } catch (RuntimeException | LinkageError e) {
             LOG.warn("nonstop: cannot start scheduling rounds on request ({}); plans wait for the periodic round",
                      e.toString());
         }
@@ -93,23 +99,17 @@ public final class NimbusRounds {
         return true;
     }
 
-    private static void runRound(Object nimbus, Method mkAssignments) {
+    private static void runRound(Object nimbus) {
         long t0 = System.nanoTime();
         try {
-            mkAssignments.invoke(nimbus);
+            NonstopInternals.mkAssignments(nimbus);
             LOG.info("nonstop: requested scheduling round done in {} ms", (System.nanoTime() - t0) / 1_000_000);
         } catch (InvocationTargetException e) {
             // Storm's periodic round halts Nimbus on such a failure; a requested one only logs it: the
             // periodic round still runs and decides that for itself.
             LOG.warn("nonstop: requested scheduling round failed; the periodic rounds go on", e.getCause());
-        } catch (ReflectiveOperationException | RuntimeException e) {
+        } catch (RuntimeException e) {
             LOG.warn("nonstop: requested scheduling round could not run; the periodic rounds go on", e);
         }
-    }
-
-    private static Field field(Class<?> type, String name) throws NoSuchFieldException {
-        Field f = type.getDeclaredField(name);
-        f.setAccessible(true);
-        return f;
     }
 }

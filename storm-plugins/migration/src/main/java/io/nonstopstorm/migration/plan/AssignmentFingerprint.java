@@ -3,9 +3,12 @@ package io.nonstopstorm.migration.plan;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.storm.generated.NodeInfo;
 
 /**
  * A short digest of where every executor of a topology runs. Kept per topology in the node's plan
@@ -13,6 +16,15 @@ import java.util.TreeMap;
  */
 public final class AssignmentFingerprint {
     private AssignmentFingerprint() {
+    }
+
+    /** The fingerprint of Storm's executor placement ({@code Assignment.get_executor_node_port()}). */
+    public static String ofAssignment(Map<List<Long>, NodeInfo> executorNodePort) {
+        Map<ExecutorRange, String> placement = new HashMap<>();
+        for (Map.Entry<List<Long>, NodeInfo> e : executorNodePort.entrySet()) {
+            placement.put(ExecutorRange.of(e.getKey()), e.getValue().get_node() + ":" + e.getValue().get_port());
+        }
+        return of(placement);
     }
 
     /** @param placement executor to "node:port" */

@@ -42,11 +42,23 @@ public final class DesiredExecutors {
      */
     public static Decision decide(String topologyId, int port, Optional<NodePlan> plan,
                                   Optional<Set<ExecutorRange>> assignment) {
+        return decide(topologyId, port, plan, assignment, Optional.empty());
+    }
+
+    /**
+     * As above; {@code assignmentFingerprint} is the {@link io.nonstopstorm.migration.plan.AssignmentFingerprint}
+     * of that assignment's whole placement. A plan store whose fingerprint for the topology differs was
+     * written for another placement (its supervisor has not synced since Nimbus changed it, e.g. it is
+     * down): it never overrides the assignment.
+     */
+    public static Decision decide(String topologyId, int port, Optional<NodePlan> plan,
+                                  Optional<Set<ExecutorRange>> assignment, Optional<String> assignmentFingerprint) {
         if (assignment.isEmpty()) {
             return Decision.exit("the topology has no assignment (killed?)");
         }
         Optional<PortPlan> mine = plan.flatMap(p -> p.port(port));
-        if (mine.isPresent() && mine.get().topologyId().equals(topologyId)) {
+        if (mine.isPresent() && mine.get().topologyId().equals(topologyId) && current(plan.get(), topologyId,
+                                                                                         assignmentFingerprint)) {
             return Decision.run(mine.get().executors(), Source.PLAN_STORE);
         }
         Set<ExecutorRange> assigned = new TreeSet<>(assignment.get());
@@ -55,5 +67,11 @@ public final class DesiredExecutors {
             return Decision.exit("this slot no longer runs anything of " + topologyId);
         }
         return Decision.run(assigned, Source.ASSIGNMENT);
+    }
+
+    /** The store was written for this assignment (or cannot tell: no fingerprint on either side). */
+    static boolean current(NodePlan plan, String topologyId, Optional<String> assignmentFingerprint) {
+        String stored = plan.topologyFingerprints().get(topologyId);
+        return stored == null || assignmentFingerprint.isEmpty() || stored.equals(assignmentFingerprint.get());
     }
 }

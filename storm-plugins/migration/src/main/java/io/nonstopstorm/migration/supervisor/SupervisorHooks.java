@@ -6,9 +6,8 @@ import io.nonstopstorm.migration.plan.ExecutorRange;
 import io.nonstopstorm.migration.plan.NodePlan;
 import io.nonstopstorm.migration.plan.PlanStore;
 import io.nonstopstorm.migration.plan.PortPlan;
+import io.nonstopstorm.migration.verify.AgentStatus;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.SortedSet;
@@ -17,7 +16,6 @@ import java.util.TreeSet;
 import org.apache.storm.generated.Assignment;
 import org.apache.storm.generated.ExecutorInfo;
 import org.apache.storm.generated.LocalAssignment;
-import org.apache.storm.generated.NodeInfo;
 import org.apache.storm.utils.ConfigUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,7 +65,7 @@ public final class SupervisorHooks {
      * asks with (new assignment, current assignment), so the log reads current -> new.
      */
     public static boolean equivalent(LocalAssignment first, LocalAssignment second, boolean stock) {
-        if (stock || first == null || second == null) {
+        if (stock || first == null || second == null || !AgentStatus.on()) {
             return stock;
         }
         try {
@@ -97,6 +95,9 @@ public final class SupervisorHooks {
 
     /** StormClusterStateImpl.syncRemoteAssignments returned: Nimbus's assignments for this node are local. */
     public static void onAssignmentsSynced() {
+        if (!AgentStatus.on()) {
+            return;
+        }
         GATE.assignmentsReceived();
     }
 
@@ -108,6 +109,10 @@ public final class SupervisorHooks {
                                                                   Map<Integer, LocalAssignment> local) {
         if (local == null) {
             return null; // Storm could not read the assignments this round; it retries.
+        }
+        AgentStatus.resolve(conf);
+        if (!AgentStatus.on()) {
+            return local; // the agent does not match this Storm: stock behaviour
         }
         try {
             if (!settings(conf).enabled()) {
@@ -140,17 +145,9 @@ public final class SupervisorHooks {
             ports.put(e.getKey(), new PortPlan(la.get_topology_id(), executors(la)));
             Assignment whole = snapshot == null ? null : snapshot.get(la.get_topology_id());
             if (whole != null && whole.get_executor_node_port() != null) {
-                fingerprints.put(la.get_topology_id(), AssignmentFingerprint.of(placement(whole)));
+                fingerprints.put(la.get_topology_id(), AssignmentFingerprint.ofAssignment(whole.get_executor_node_port()));
             }
         }
         return new NodePlan(0, 0, ports, fingerprints);
-    }
-
-    private static Map<ExecutorRange, String> placement(Assignment a) {
-        Map<ExecutorRange, String> out = new HashMap<>();
-        for (Map.Entry<List<Long>, NodeInfo> e : a.get_executor_node_port().entrySet()) {
-            out.put(ExecutorRange.of(e.getKey()), e.getValue().get_node() + ":" + e.getValue().get_port());
-        }
-        return out;
     }
 }

@@ -1,5 +1,6 @@
 package io.nonstopstorm.migration.worker;
 
+import io.nonstopstorm.migration.verify.AgentStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,6 +24,9 @@ public final class ExecutorTimers {
 
     /** The current thread starts initialising the executor {@code owner}. */
     public static void beginInit(Object owner) {
+        if (!AgentStatus.on()) {
+            return; // stock Storm: nothing is wrapped
+        }
         INITIALISING.set(owner);
     }
 

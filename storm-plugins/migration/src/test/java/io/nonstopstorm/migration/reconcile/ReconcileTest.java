@@ -63,4 +63,21 @@ class ReconcileTest {
         assertFalse(DesiredExecutors.decide("t", 6701, Optional.of(plan(6701, "u", E1)), Optional.of(Set.of(E2))).exit(),
                     "a stale store never kills a worker that still has assigned executors");
     }
+
+    @Test
+    void aPlanStoreWrittenForAnotherPlacementNeverOverridesTheAssignment() {
+        NodePlan stored = new NodePlan(3, 0, new TreeMap<>(Map.of(6701, new PortPlan("t", new TreeSet<>(Set.of(E1, E4))))),
+                                       new TreeMap<>(Map.of("t", "aaaa")));
+        DesiredExecutors.Decision stale = DesiredExecutors.decide("t", 6701, Optional.of(stored), Optional.of(Set.of(E2)),
+                                                                  Optional.of("bbbb"));
+        assertEquals(DesiredExecutors.Source.ASSIGNMENT, stale.source());
+        assertEquals(new TreeSet<>(Set.of(ExecutorRange.SYSTEM, E2)), stale.executors());
+        DesiredExecutors.Decision current = DesiredExecutors.decide("t", 6701, Optional.of(stored), Optional.of(Set.of(E2)),
+                                                                    Optional.of("aaaa"));
+        assertEquals(DesiredExecutors.Source.PLAN_STORE, current.source());
+        assertEquals(new TreeSet<>(Set.of(ExecutorRange.SYSTEM, E1, E4)), current.executors());
+        // A store without a fingerprint for the topology cannot be compared: it is followed, as before.
+        assertEquals(DesiredExecutors.Source.PLAN_STORE, DesiredExecutors.decide(
+            "t", 6701, Optional.of(plan(6701, "t", E1)), Optional.of(Set.of(E2)), Optional.of("bbbb")).source());
+    }
 }

@@ -189,6 +189,13 @@ public class PlanFollowingScheduler implements IScheduler {
             ClusterModel model = StormModelMapper.cluster(cluster, sup -> Double.POSITIVE_INFINITY, id -> 0.0);
             decision = PlanDecider.decide(topology, model, current, parsed.orElseThrow(), hosts);
         }
+        if (decision.status() == PlanDecision.Status.APPLIED) {
+            Optional<String> refused = AgentGate.refusal(decision.moves(), s -> hosts.getOrDefault(s.nodeId(), s.nodeId()),
+                                                         this::agentRecord);
+            if (refused.isPresent()) {
+                decision = PlanDecision.rejected(refused.get());
+            }
+        }
         Function<SlotId, String> name = s -> hosts.getOrDefault(s.nodeId(), s.nodeId()) + ":" + s.port();
         String summary = summary(decision, name);
         if (decision.status() == PlanDecision.Status.APPLIED) {
@@ -230,6 +237,15 @@ public class PlanFollowingScheduler implements IScheduler {
             out.put(s.getId(), s.getHost());
         }
         return out;
+    }
+
+    private Optional<String> agentRecord(String host) {
+        try {
+            return channel.agentRecord(host);
+        } catch (Exception e) {
+            warnZk(e);
+            return Optional.empty();
+        }
     }
 
     private void warnZk(Exception e) {

@@ -68,6 +68,16 @@ public final class ZkPlanChannel implements AutoCloseable {
         }
     }
 
+    /** A supervisor agent's status record {@code /nonstop/agents/<host>}, if published. */
+    public Optional<String> agentRecord(String host) throws Exception {
+        try {
+            byte[] data = client.getData().forPath(AgentGate.AGENTS + "/" + host);
+            return Optional.of(new String(data == null ? new byte[0] : data, StandardCharsets.UTF_8));
+        } catch (KeeperException.NoNodeException e) {
+            return Optional.empty();
+        }
+    }
+
     public void writeDecision(String topologyName, String json) throws Exception {
         write(DECISIONS + "/" + topologyName, json);
     }

@@ -237,6 +237,50 @@ class PlanFollowingSchedulerTest {
 
     @ParameterizedTest
     @ValueSource(strings = {PLAN_FOLLOWING, NONSTOP})
+    void aMoveOntoAHostWhoseAgentIsOffIsRejectedWithTheReasonAndNothingMoves(String kind) throws Exception {
+        String name = "relay-agent-" + kind;
+        TopologyDetails td = relay(name, name + "-1-100");
+        IScheduler s = scheduler(kind);
+        Cluster first = cluster(new HashMap<>(), td);
+        s.schedule(new Topologies(td), first);
+        Map<WorkerSlot, Set<ExecutorDetails>> before = slots(first, td.getId());
+        WorkerSlot from = null;
+        ExecutorDetails moved = null;
+        for (Map.Entry<WorkerSlot, Set<ExecutorDetails>> e : before.entrySet()) {
+            for (ExecutorDetails x : e.getValue()) {
+                if (td.getExecutorToComponent().get(x).equals("relay")) {
+                    from = e.getKey();
+                    moved = x;
+                }
+            }
+        }
+        WorkerSlot to = null;
+        for (WorkerSlot w : before.keySet()) {
+            if (!w.equals(from)) {
+                to = w;
+            }
+        }
+        assertNotNull(moved);
+        String host = supervisors().get(to.getNodeId()).getHost();
+        String record = AgentGate.AGENTS + "/" + host;
+        client.create().creatingParentsIfNeeded().forPath(record, ("{\"storm_version\":\"2.8.3\",\"verified\":false,"
+            + "\"missing\":[\"advice WorkerState.refreshConnections not woven\"]}").getBytes(StandardCharsets.UTF_8));
+        try {
+            writePlan(name, "{\"placement\":{\"[" + moved.getStartTask() + "," + moved.getEndTask() + "]\":\""
+                            + host + ":" + to.getPort() + "\"}}");
+            Cluster second = nextRound(first, td);
+            s.schedule(new Topologies(td), second);
+            assertEquals(before, slots(second, td.getId()));
+            String d = decision(name);
+            assertTrue(d.contains("\"status\":\"rejected\"") && d.contains("its migration agent is off")
+                       && d.contains("advice WorkerState.refreshConnections not woven"), d);
+        } finally {
+            client.delete().forPath(record);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {PLAN_FOLLOWING, NONSTOP})
     void aPlanNamingAMissingExecutorOrPortIsRejectedAndNothingMoves(String kind) throws Exception {
         String name = "relay-b-" + kind;
         TopologyDetails td = relay(name, name + "-1-100");

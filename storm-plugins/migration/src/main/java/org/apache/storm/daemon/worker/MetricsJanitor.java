@@ -1,7 +1,6 @@
 package org.apache.storm.daemon.worker;
 
 import com.codahale.metrics.Metric;
-import java.lang.reflect.Field;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Map;
@@ -17,24 +16,7 @@ import org.apache.storm.metrics2.TaskMetricDimensions;
  * would otherwise fail on registering a name that already exists.
  */
 final class MetricsJanitor {
-    private static final String[] TASK_MAPS = {"taskIdGauges", "taskIdMeters", "taskIdCounters", "taskIdTimers",
-        "taskIdHistograms"};
-    private static final Field RATE_COUNTERS = field(StormMetricRegistry.class, "rateCounters");
-    private static final Field TASK_METRICS = field(StormMetricRegistry.class, "taskMetrics");
-    private static final Field DIMENSIONS_TASK_ID = field(TaskMetricDimensions.class, "taskId");
-
     private MetricsJanitor() {
-    }
-
-    private static Field field(Class<?> owner, String name) {
-        try {
-            Field f = owner.getDeclaredField(name);
-            f.setAccessible(true);
-            return f;
-        } catch (NoSuchFieldException e) {
-            throw new IllegalStateException("Storm internals differ from 2.8.3: " + owner.getName() + "." + name
-                                            + " is missing", e);
-        }
     }
 
     /** @return how many metrics were removed */
@@ -57,24 +39,13 @@ final class MetricsJanitor {
             registry.getRegistry().removeMatching((name, metric) -> p.matcher(name).matches());
         }
         int removed = before - registry.getRegistry().getMetrics().size();
-        try {
-            for (String m : TASK_MAPS) {
-                ((Map<?, ?>) field(StormMetricRegistry.class, m).get(registry)).keySet().removeAll(tasks);
-            }
-            ((Set<?>) RATE_COUNTERS.get(registry)).removeIf(owned::contains);
-            ((Map<?, ?>) TASK_METRICS.get(registry)).keySet().removeIf(d -> tasks.contains(taskIdOf(d)));
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException(e);
+        for (Map<?, ?> byTask : NonstopInternals.taskMetricMaps(registry)) {
+            byTask.keySet().removeAll(tasks);
         }
+        NonstopInternals.rateCounters(registry).removeIf(owned::contains);
+        NonstopInternals.taskMetrics(registry).keySet()
+            .removeIf(d -> tasks.contains(NonstopInternals.taskIdOf((TaskMetricDimensions) d)));
         return removed;
-    }
-
-    private static int taskIdOf(Object dimensions) {
-        try {
-            return DIMENSIONS_TASK_ID.getInt(dimensions);
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /** Metric count for one task's long names (diagnostics, tests). */

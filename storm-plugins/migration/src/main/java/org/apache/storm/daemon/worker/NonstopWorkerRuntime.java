@@ -1,6 +1,7 @@
 package org.apache.storm.daemon.worker;
 
 import io.nonstopstorm.migration.config.MigrationSettings;
+import io.nonstopstorm.migration.plan.AssignmentFingerprint;
 import io.nonstopstorm.migration.plan.ExecutorRange;
 import io.nonstopstorm.migration.plan.NodePlan;
 import io.nonstopstorm.migration.plan.PlanFormatException;
@@ -8,7 +9,11 @@ import io.nonstopstorm.migration.plan.PlanStore;
 import io.nonstopstorm.migration.plan.PortPlan;
 import io.nonstopstorm.migration.reconcile.DesiredExecutors;
 import io.nonstopstorm.migration.reconcile.ExecutorDiff;
+import io.nonstopstorm.migration.verify.AgentStatus;
+import io.nonstopstorm.migration.verify.VerificationReport;
+import io.nonstopstorm.migration.worker.FailureBudget;
 import io.nonstopstorm.migration.worker.LastKnownAssignment;
+import io.nonstopstorm.migration.worker.LoggedTask;
 import io.nonstopstorm.migration.worker.LiveList;
 import io.nonstopstorm.migration.worker.MigrationEventLog;
 import io.nonstopstorm.migration.worker.Once;
@@ -19,6 +24,7 @@ import io.nonstopstorm.migration.worker.RoutingEpoch;
 import io.nonstopstorm.migration.worker.TupleSizeEstimate;
 import io.nonstopstorm.migration.worker.ZkOutage;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -48,6 +54,7 @@ import org.apache.storm.task.WorkerTopologyContext;
 import org.apache.storm.tuple.AddressedTuple;
 import org.apache.storm.utils.ConfigUtils;
 import org.apache.storm.utils.ObjectReader;
+import org.apache.storm.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,6 +76,11 @@ public final class NonstopWorkerRuntime {
     /** How long tuples for a task that is not (yet) local wait for its executor. */
     private static final long PARK_TTL_MS = 15_000;
     private static final int PARK_CAPACITY = 100_000;
+    /** Failures in a row of attach or reconcile after which the worker exits (Storm relaunches it). */
+    private static final int ATTEMPTS = 3;
+    private static final long RETRY_DELAY_MS = 1000;
+    /** Test only: every reconcile that changes executors fails, to exercise the exit path. */
+    public static final String TEST_FAIL_RECONCILE = "nonstop.migration.test.fail.reconcile";
     private static volatile NonstopWorkerRuntime instance;
 
     private final WorkerState ws;
@@ -80,6 +92,7 @@ public final class NonstopWorkerRuntime {
     private final TupleForwarder forwarder;
     private final ZkOutage zkOutage = new ZkOutage(System::currentTimeMillis);
     private final LastKnownAssignment<Assignment> lastAssignment = new LastKnownAssignment<>();
+    private final FailureBudget reconcileFailures = new FailureBudget(ATTEMPTS);
     /** Storm runs refreshConnections on its timer; the plan watcher runs it too, never at the same time. */
     private final ReentrantLock refreshLock = new ReentrantLock();
     private final ReentrantReadWriteLock deliveryLock = new ReentrantReadWriteLock();
@@ -127,7 +140,15 @@ public final class NonstopWorkerRuntime {
                 LOG.info("nonstop: migration disabled ({}=false); stock worker behaviour", MigrationSettings.ENABLED);
                 return;
             }
-            NonstopInternals.check();
+            VerificationReport report = AgentStatus.resolve(ws.conf);
+            if (report != null) {
+                new MigrationEventLog(s.planDir().resolve("worker-" + ws.port + ".events.jsonl"), System::currentTimeMillis)
+                    .append("agent", report.fields(ManagementFactory.getRuntimeMXBean().getName(),
+                                                   System.currentTimeMillis()));
+            }
+            if (!AgentStatus.on()) {
+                return; // the ERROR line names what is missing; Storm runs this worker stock
+            }
             makeConcurrent(ws);
             instance = new NonstopWorkerRuntime(ws, s);
         } catch (RuntimeException | LinkageError e) {
@@ -142,10 +163,19 @@ public final class NonstopWorkerRuntime {
         if (rt == null || NonstopInternals.workerState(w) != rt.ws) {
             return;
         }
-        try {
-            rt.attach(w);
-        } catch (RuntimeException e) {
-            LOG.error("nonstop: attaching to the worker failed; executors will not follow the plan store", e);
+        FailureBudget attempts = new FailureBudget(ATTEMPTS);
+        while (true) {
+            try {
+                rt.attach(w);
+                return;
+            } catch (RuntimeException | LinkageError e) {
+                if (attempts.failed() == FailureBudget.Next.EXIT) {
+                    rt.exit("attaching to the worker failed " + attempts.failures() + " times", e);
+                    return;
+                }
+                LOG.warn("nonstop: attaching to the worker failed (attempt {} of {}); retrying", attempts.failures(),
+                         ATTEMPTS, e);
+            }
         }
     }
 
@@ -160,9 +190,18 @@ public final class NonstopWorkerRuntime {
             return false;
         }
         try {
-            return rt.reconcile(assignment);
+            boolean handled = rt.reconcile(assignment);
+            rt.reconcileFailures.succeeded();
+            return handled;
         } catch (RuntimeException | LinkageError e) {
-            LOG.error("nonstop: reconcile failed; keeping the current executors", e);
+            if (rt.reconcileFailures.failed() == FailureBudget.Next.EXIT) {
+                rt.exit("reconciling the executors with the plan failed " + rt.reconcileFailures.failures()
+                        + " times in a row", e);
+                return true;
+            }
+            LOG.warn("nonstop: reconcile failed (attempt {} of {}); retrying in {} ms", rt.reconcileFailures.failures(),
+                     ATTEMPTS, RETRY_DELAY_MS, e);
+            rt.retryLater();
             return true;
         }
     }
@@ -208,6 +247,10 @@ public final class NonstopWorkerRuntime {
             rt.forwarder.divert(batch);
         } catch (RuntimeException e) {
             LOG.warn("nonstop: diverting non-local tuples failed", e);
+        } catch (Error e) {
+            // The exit advice does not run when the enter advice throws: release here.
+            rt.deliveryLock.readLock().unlock();
+            throw e;
         }
         return true;
     }
@@ -364,12 +407,13 @@ public final class NonstopWorkerRuntime {
         NonstopInternals.setBpTasks(bpt, new ConcurrentHashMap<>(NonstopInternals.bpTasks(bpt)));
     }
 
+    /**
+     * Starts following the plan store. What can fail comes first, and the swap is withdrawn if the
+     * watcher cannot start, so a retry starts from scratch: nothing is left half-attached.
+     */
     private void attach(Worker w) {
-        this.worker = w;
-        this.swap = new ExecutorSwap(ws, NonstopInternals.executorsAtom(w), retired, forwarder, deliveryLock, events,
-                                     parked);
-        scheduler.scheduleWithFixedDelay(() -> forwarder.countDropped(parked.expire(System.currentTimeMillis())),
-                                         1, 1, TimeUnit.SECONDS);
+        ExecutorSwap s = new ExecutorSwap(ws, NonstopInternals.executorsAtom(w), retired, forwarder, deliveryLock, events,
+                                          parked);
         // Storm starts the outbound transfer thread only if the worker had remote targets at start-up;
         // after a migration it may need one.
         if (NonstopInternals.transferThread(w) == null) {
@@ -377,9 +421,19 @@ public final class NonstopWorkerRuntime {
             t.setName("Worker-Transfer");
             NonstopInternals.setTransferThread(w, t);
         }
+        this.worker = w;
+        this.swap = s;
+        try {
+            watcher = new PlanWatcher(store, settings.workerSyncMs(), settings.push(), this::onPlanVersion).start();
+        } catch (RuntimeException | LinkageError e) {
+            this.swap = null;
+            throw e;
+        }
         Thread.setDefaultUncaughtExceptionHandler(new StoppingExecutorGuard(Thread.getDefaultUncaughtExceptionHandler(),
-                                                                            swap::lastStopMs));
-        watcher = new PlanWatcher(store, settings.workerSyncMs(), settings.push(), this::onPlanVersion).start();
+                                                                            s::lastStopMs));
+        scheduler.scheduleWithFixedDelay(
+            LoggedTask.of(LOG, "expire parked tuples", () -> forwarder.countDropped(parked.expire(System.currentTimeMillis()))),
+            1, 1, TimeUnit.SECONDS);
         events.append("attached", Map.of("topology", ws.topologyId, "port", ws.port, "pid", ProcessHandle.current().pid(),
                                          "executors", ws.localExecutors.size()));
         LOG.info("nonstop: migration on for {} port {}: plan store {}, T_W={} ms, push={}, D_K={} ms",
@@ -402,6 +456,27 @@ public final class NonstopWorkerRuntime {
             LOG.warn("nonstop: stopping retiring executors at shutdown", e);
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Ends the worker the way Storm ends one whose assignment it cannot follow: Storm's supervisor
+     * relaunches it on its slot with Nimbus's assignment; the acker replays what was lost. Must not be
+     * called while holding {@link #lock} (Storm's shutdown hook stops the runtime, which takes it).
+     */
+    private void exit(String why, Throwable cause) {
+        LOG.error("nonstop: {}; exiting so that the supervisor relaunches this worker with its assignment", why, cause);
+        events.append("exit", Map.of("port", ws.port, "reason", why, "error", String.valueOf(cause)));
+        Utils.exitProcess(1, "nonstop: " + why);
+    }
+
+    /** Runs the connection refresh (and with it the reconcile) again soon. */
+    private void retryLater() {
+        try {
+            scheduler.schedule(LoggedTask.of(LOG, "reconcile retry", this::refreshNow), RETRY_DELAY_MS,
+                               TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            LOG.debug("nonstop: worker shutting down; no reconcile retry");
         }
     }
 
@@ -448,7 +523,9 @@ public final class NonstopWorkerRuntime {
             plan = Optional.empty();
         }
         Optional<Set<ExecutorRange>> assigned = Optional.ofNullable(assignment).map(this::assignedHere);
-        DesiredExecutors.Decision d = DesiredExecutors.decide(ws.topologyId, ws.port, plan, assigned);
+        Optional<String> fingerprint = Optional.ofNullable(assignment).map(Assignment::get_executor_node_port)
+            .map(AssignmentFingerprint::ofAssignment);
+        DesiredExecutors.Decision d = DesiredExecutors.decide(ws.topologyId, ws.port, plan, assigned, fingerprint);
         if (d.exit()) {
             LOG.info("nonstop: {}; leaving the decision to Storm", d.reason());
             return false;
@@ -460,6 +537,9 @@ public final class NonstopWorkerRuntime {
             ExecutorDiff diff = ExecutorDiff.between(running, d.executors());
             if (diff.isEmpty()) {
                 return true;
+            }
+            if (Boolean.getBoolean(TEST_FAIL_RECONCILE)) {
+                throw new IllegalStateException("reconcile failure injected (" + TEST_FAIL_RECONCILE + ", test only)");
             }
             long now = System.currentTimeMillis();
             long version = plan.map(NodePlan::version).orElse(-1L);
@@ -556,7 +636,7 @@ public final class NonstopWorkerRuntime {
             return;
         }
         try {
-            scheduler.execute(() -> switchRouting(p));
+            scheduler.execute(LoggedTask.of(LOG, "routing switch", () -> switchRouting(p)));
         } catch (java.util.concurrent.RejectedExecutionException e) {
             LOG.debug("nonstop: worker shutting down; routing switch skipped");
         }
@@ -581,7 +661,8 @@ public final class NonstopWorkerRuntime {
                                        "plan_written_ms", p.planWrittenAtMs(), "waited_ms", now - start,
                                        "out", p.removed().size(), "in", p.added()));
         for (ExecutorSwap.Retiring r : p.removed()) {
-            scheduler.schedule(() -> lazyKill(r), settings.lazyKillMs(), TimeUnit.MILLISECONDS);
+            scheduler.schedule(LoggedTask.of(LOG, "lazy kill of " + r.range(), () -> lazyKill(r)), settings.lazyKillMs(),
+                               TimeUnit.MILLISECONDS);
         }
     }
 
@@ -621,13 +702,13 @@ public final class NonstopWorkerRuntime {
 
     private void recomputeOutboundTasksLater() {
         // Retired tasks age out of the forwarding set; the next refresh drops their connections.
-        scheduler.schedule(() -> {
+        scheduler.schedule(LoggedTask.of(LOG, "recompute outbound tasks", () -> {
             lock.lock();
             try {
                 recomputeOutboundTasks();
             } finally {
                 lock.unlock();
             }
-        }, FORWARD_TTL_MS + 1000, TimeUnit.MILLISECONDS);
+        }), FORWARD_TTL_MS + 1000, TimeUnit.MILLISECONDS);
     }
 }
