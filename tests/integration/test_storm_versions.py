@@ -62,6 +62,16 @@ def test_the_cluster_runs_the_release_and_reports_its_version(release):
     assert release.rest.cluster_summary()["stormVersion"] == version
     lib = (release.layout.storm_home / "lib").resolve()
     assert (lib / f"storm-server-{version}.jar").is_file()
+    # Each supervisor's agent verified itself on this release: migration is on, nothing missing.
+    client = zk.connect(f"{release.spec.control_host}:{release.spec.zk_port}")
+    try:
+        for node in release.spec.node_specs:
+            doc, _ = wait_for(f"{node.host}'s agent record",
+                              lambda: zk.read_json(client, f"{zk.ROOT}/agents/{node.host}"), 60)
+            assert (doc["storm_version"], doc["verified"], doc["missing"]) == (version, True, [])
+    finally:
+        client.stop()
+        client.close()
 
 
 def test_an_acked_word_count_survives_three_live_moves_with_exact_counts(release, tmp_path):

@@ -46,6 +46,8 @@ class VerificationReportTest {
     @Test
     void theVersionListHoldsTheVerifiedReleasesOnly() {
         assertTrue(VerifiedStormVersions.contains("2.8.3"));
+        assertTrue(VerifiedStormVersions.contains("2.7.1"));
+        assertTrue(VerifiedStormVersions.contains("2.6.4"));
         assertFalse(VerifiedStormVersions.contains("2.8.4"));
         assertFalse(VerifiedStormVersions.contains("2.8.3-SNAPSHOT"));
         assertFalse(VerifiedStormVersions.contains(null));
