@@ -77,5 +77,22 @@ class StormRest:
         """Storm's rebalance: the topology is deactivated for wait_s, then placed again from scratch."""
         return self._post(f"/topology/{quote(topo_id)}/rebalance/{int(wait_s)}")
 
+    def rebalance_to(self, topo_id: str, wait_s: int, num_workers: int | None = None,
+                     executors: dict[str, int] | None = None) -> dict:
+        """Storm's rebalance with new worker / executor counts (the body Storm's UI documents)."""
+        options: dict[str, Any] = {}
+        if num_workers is not None:
+            options["numWorkers"] = int(num_workers)
+        if executors:
+            options["executors"] = {c: int(n) for c, n in executors.items()}
+        url = self.base + f"/topology/{quote(topo_id)}/rebalance/{int(wait_s)}"
+        token = getattr(self, "token", None)
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        try:
+            r = self.http.post(url, json={"rebalanceOptions": options}, headers=headers, timeout=self.timeout_s)
+        except requests.RequestException as e:
+            raise RestError(f"Storm UI REST at {self.base} unreachable: {e.__class__.__name__}") from e
+        return self._json(r, url)
+
     def kill(self, topo_id: str, wait_s: int = 0) -> dict:
         return self._post(f"/topology/{quote(topo_id)}/kill/{int(wait_s)}")
