@@ -13,7 +13,7 @@ from pycontrol.cli.common import home_option, resolve_home
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.manager import State
 from pycontrol.errors import UserError
-from pycontrol.storm import jar_submit, sparse_submit, submit
+from pycontrol.storm import flux_submit, jar_submit, sparse_submit, submit
 from pycontrol.storm.rest import StormRest
 from pycontrol.workloads.submit import submit_workload
 
@@ -65,32 +65,47 @@ def topology() -> None:
 @click.option("--class", "main_class", default=None, help="With --jar: the main class that submits the topology.")
 @click.option("--sparse", "sparse", default=None, type=click.Path(path_type=Path),
               help="A streamparse project directory; ARGS = the topology's name in its topologies/ (if several).")
+@click.option("--flux", "flux", default=None, type=click.Path(path_type=Path),
+              help="A Flux YAML topology, submitted by Storm's Flux (with --jar: your classes and resources/).")
+@click.option("--filter", "filter_file", default=None, type=click.Path(path_type=Path),
+              help="With --flux: a properties file for Flux's ${key} substitution.")
 @click.option("--python", "python", default=None,
               help="Interpreter the workers run Python components with (an absolute path on the worker hosts; "
                    "default: the one pycontrol runs under, or --sparse's requirements.txt venv).")
 @with_cluster_options
-def submit_cmd(args, name, settings, jar, main_class, sparse, python, home, nimbus, ui) -> None:
+def submit_cmd(args, name, settings, jar, main_class, sparse, flux, filter_file, python, home, nimbus, ui) -> None:
     """Submit a topology: a workload by name (`pycontrol workload list`), your own jar, or a streamparse project.
 
     \b
     pycontrol topology submit wordcount-java --set topology.workers=2
     pycontrol topology submit --jar my.jar --class com.example.Main -- arg1 arg2
-    pycontrol topology submit --sparse ~/wordcount [wordcount]"""
-    if jar is not None and sparse is not None:
-        raise UserError("give one of --jar and --sparse")
-    if (main_class is None) != (jar is None):
+    pycontrol topology submit --sparse ~/wordcount [wordcount]
+    pycontrol topology submit --flux topology.yaml --filter dev.properties [--jar deps.jar]"""
+    if sparse is not None and (jar is not None or flux is not None):
+        raise UserError("--sparse goes alone (not with --jar or --flux)")
+    if flux is None and (main_class is None) != (jar is None):
         raise UserError("--jar and --class go together")
-    if python is not None and jar is None and sparse is None:
-        raise UserError("--python is for --jar and --sparse (built-in workloads take --set nonstop.python=PATH)")
+    if flux is not None and main_class is not None:
+        raise UserError("--flux runs Storm's Flux: no --class")
+    if filter_file is not None and flux is None:
+        raise UserError("--filter is for --flux")
+    if python is not None and jar is None and sparse is None and flux is None:
+        raise UserError("--python is for --jar, --sparse and --flux (built-in workloads take --set nonstop.python=PATH)")
     # Bad input is reported before any cluster is looked for.
-    if jar is not None:
+    if flux is not None:
+        flux_submit.check_flux(flux, flux_submit.read_properties(filter_file) if filter_file else None)
+    elif jar is not None:
         jar_submit.check_jar(jar, main_class)
     if sparse is not None:
         sparse_submit.check_syntax(sparse_submit.topology_file(sparse, args[0] if args else None).parents[1])
     conf_dir, _ = _targets(home, nimbus, ui)
     conf_dir, tmp = submit.client_conf_dir(nimbus, conf_dir)
     try:
-        if jar is not None:
+        if flux is not None:
+            if args or name is not None:
+                raise UserError("--flux takes no ARGS or --name: the YAML names the topology")
+            out = flux_submit.submit_flux(flux, conf_dir, filter_file, jar, python, list(settings))
+        elif jar is not None:
             if name is not None:
                 raise UserError("--name does not apply to --jar: the main class names its topology")
             out = jar_submit.submit_jar(jar, main_class, list(args), conf_dir, python, list(settings))

@@ -83,8 +83,8 @@ def settings_conf(settings: list[str]) -> dict:
 
 
 def client_argv(java: str, jar: Path, main_class: str, args: list[str], conf_dir: Path, dist: Path,
-                conf: dict) -> list[str]:
-    cp = f"{jar}:{dist / 'storm' / 'lib-worker'}/*:{dist / GROUPING_JAR}:{conf_dir}"
+                conf: dict, extra_cp: tuple[str, ...] = ()) -> list[str]:
+    cp = ":".join([str(jar), *extra_cp, f"{dist / 'storm' / 'lib-worker'}/*", str(dist / GROUPING_JAR), str(conf_dir)])
     argv = [java, "-Xmx256m", f"-Dstorm.jar={jar}", f"-Dstorm.conf.file={conf_dir / 'storm.yaml'}"]
     if conf:
         argv.append(f"-Dstorm.options={storm_options(conf)}")
@@ -108,13 +108,16 @@ def failure_line(main_class: str, stderr: str, returncode: int) -> str:
 
 
 def submit_jar(jar: Path, main_class: str, args: list[str], conf_dir: Path, python: str | None = None,
-               settings: list[str] | None = None, timeout_s: float = 180) -> str:
-    """Run `main_class` from `jar` as `storm jar` would; returns the client's last output line."""
+               settings: list[str] | None = None, timeout_s: float = 180, extra_cp: tuple[str, ...] = (),
+               check: bool = True) -> str:
+    """Run `main_class` from `jar` as `storm jar` would; returns the client's last output line.
+    `extra_cp`: client-only classpath entries (not uploaded); `check`: whether the class must be in the jar."""
     jar = jar.resolve()
-    check_jar(jar, main_class)
+    if check:
+        check_jar(jar, main_class)
     conf = settings_conf(settings or [])
     conf.update(python_conf(python or default_python()))
-    argv = client_argv(find_java(), jar, main_class, list(args), conf_dir, paths.require_dist(), conf)
+    argv = client_argv(find_java(), jar, main_class, list(args), conf_dir, paths.require_dist(), conf, extra_cp)
     log.debug("client: %s", argv)
     try:
         p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s)

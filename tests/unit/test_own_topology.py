@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from pycontrol.cli.topology_cmd import parse_executor_counts, topology
 from pycontrol.errors import UserError
-from pycontrol.storm import jar_submit, sparse_submit
+from pycontrol.storm import flux_submit, jar_submit, sparse_submit
 from pycontrol.storm.rest import StormRest
 from pycontrol.workloads.spec import export_spec
 from tests.fixtures.own_topologies.build import build_jar
@@ -193,3 +193,69 @@ def test_rebalance_sends_storms_documented_body():
     assert _Rebalance.seen == [
         ("/api/v1/topology/wc-1-2/rebalance/5", {"rebalanceOptions": {"numWorkers": 3, "executors": {"count": 4}}}),
         ("/api/v1/topology/wc-1-2/rebalance/0", {"rebalanceOptions": {}})]
+
+
+FLUX = """name: "f"
+components:
+  - id: "scheme"
+    className: "org.apache.storm.spout.RawScheme"
+spouts:
+  - id: "words"
+    className: "org.apache.storm.testing.TestWordSpout"
+    parallelism: ${spout.par}
+    constructorArgs: [{ref: "scheme"}]
+bolts:
+  - id: "count"
+    className: "org.apache.storm.testing.TestWordCounter"
+streams:
+  - from: "words"
+    to: "${bolt.id}"
+    grouping: {type: SHUFFLE}
+"""
+
+
+def test_a_flux_file_is_checked_after_property_substitution(tmp_path):
+    f = tmp_path / "t.yaml"
+    f.write_text(FLUX)
+    props = tmp_path / "dev.properties"
+    props.write_text("# comment\nspout.par = 3\nbolt.id: count\n")
+    doc = flux_submit.check_flux(f, flux_submit.read_properties(props))
+    assert doc["spouts"][0]["parallelism"] == 3
+    with pytest.raises(UserError, match=r"^.*t\.yaml: stream words -> \$\{bolt\.id\}: no spout or bolt"):
+        flux_submit.check_flux(f)
+
+
+def test_a_flux_file_naming_an_unknown_component_or_ref_is_one_line(tmp_path):
+    f = tmp_path / "t.yaml"
+    f.write_text(FLUX.replace("${bolt.id}", "cuont"))
+    with pytest.raises(UserError) as e:
+        flux_submit.check_flux(f, {"spout.par": "1"})
+    assert str(e.value) == f"{f}: stream words -> cuont: no spout or bolt 'cuont' (spouts and bolts: words, count)"
+    f.write_text(FLUX.replace('ref: "scheme"', 'ref: "shceme"'))
+    with pytest.raises(UserError, match="ref 'shceme' names no component \\(components: scheme\\)"):
+        flux_submit.check_flux(f, {"spout.par": "1", "bolt.id": "count"})
+    f.write_text("name: [unclosed\n")
+    with pytest.raises(UserError, match=r"t\.yaml:\d+: not YAML"):
+        flux_submit.check_flux(f)
+
+
+def test_the_flux_upload_is_the_users_jar_plus_the_wrappers(tmp_path):
+    user, wrappers = tmp_path / "user.jar", tmp_path / "flux-wrappers-2.8.3.jar"
+    with zipfile.ZipFile(user, "w") as z:
+        z.writestr("com/x/Bolt.class", b"user")
+        z.writestr("resources/upper.py", "print()")
+        z.writestr("META-INF/MANIFEST.MF", "user")
+    with zipfile.ZipFile(wrappers, "w") as z:
+        z.writestr("org/apache/storm/flux/wrappers/bolts/FluxShellBolt.class", b"w")
+        z.writestr("META-INF/MANIFEST.MF", "wrappers")
+    with zipfile.ZipFile(flux_submit.topology_jar(user, wrappers, tmp_path / "out.jar")) as z:
+        assert set(z.namelist()) == {"com/x/Bolt.class", "resources/upper.py", "META-INF/MANIFEST.MF",
+                                     "org/apache/storm/flux/wrappers/bolts/FluxShellBolt.class"}
+        assert z.read("META-INF/MANIFEST.MF") == b"user"
+
+
+def test_cli_flux_with_an_unknown_component_exits_non_zero_before_looking_for_a_cluster(tmp_path):
+    f = tmp_path / "t.yaml"
+    f.write_text(FLUX.replace("${bolt.id}", "cuont").replace("${spout.par}", "1"))
+    r = CliRunner().invoke(topology, ["submit", "--flux", str(f), "--home", str(tmp_path / "none")])
+    assert r.exit_code != 0 and "no spout or bolt 'cuont'" in str(r.exception)
