@@ -114,7 +114,7 @@ def submit_flux(flux_file: Path, conf_dir: Path, filter_file: Path | None = None
                 python: str | None = None, settings: list[str] | None = None) -> str:
     flux_file = flux_file.resolve()
     props = read_properties(filter_file) if filter_file else None
-    check_flux(flux_file, props)
+    doc = check_flux(flux_file, props)
     if deps_jar is not None and not deps_jar.is_file():
         raise UserError(f"no such jar: {deps_jar}")
     jars = flux_jars(paths.require_dist())
@@ -124,5 +124,6 @@ def submit_flux(flux_file: Path, conf_dir: Path, filter_file: Path | None = None
         args[-1:-1] = ["--filter", str(filter_file.resolve())]
     with tempfile.TemporaryDirectory(prefix="pycontrol-flux-") as tmp:
         jar = topology_jar(deps_jar, wrappers, Path(tmp) / "flux-topology.jar")
-        return jar_submit.submit_jar(jar, FLUX_MAIN, args, conf_dir, python, settings,
-                                     extra_cp=tuple(str(j) for j in jars), check=False)
+        jar_submit.submit_jar(jar, FLUX_MAIN, args, conf_dir, python, settings,
+                              extra_cp=tuple(str(j) for j in jars), check=False)
+    return f"submitted {doc['name']}"
