@@ -153,3 +153,30 @@ def test_a_main_that_throws_is_one_line_and_a_non_zero_exit(cluster, own_jar):
              check=False)
     assert p.returncode != 0
     assert p.stderr.strip() == "error: byot.FailingMain failed: java.lang.IllegalStateException: no topology here: x"
+
+
+def _fired(path: Path) -> tuple[int, int]:
+    """(worker pid, times fired) as FiringRecorder last wrote them."""
+    try:
+        pid, fired = map(int, path.read_text().split())
+    except (OSError, ValueError):
+        return 0, 0
+    return pid, fired
+
+
+def test_a_windowed_bolt_and_a_tick_bolt_keep_firing_on_their_new_home(cluster, own_jar, tmp_path):
+    name = "own-window-tick"
+    _cli(cluster, "topology", "submit", "--jar", str(own_jar), "--class", "byot.WindowAndTick", "--",
+         name, "1000000", str(tmp_path))
+    topo_id = _running(cluster, name, 5)
+    for kind in ("window", "tick"):
+        wait_for(f"{kind} bolts firing", lambda: any(_fired(f)[1] > 0 for f in tmp_path.glob(f"{kind}-*")), 300)
+        executor, target = _move(cluster, name, topo_id, kind)
+        target_pid = worker_pids(cluster.spec, topo_id, {target})[target]
+        record = tmp_path / f"{kind}-{parse_executor(executor)[0]}"
+        # The moved task's new instance fires in the target worker's JVM, again and again.
+        first = wait_for(f"{kind} {executor} firing in the worker at {target} (pid {target_pid})",
+                         lambda: _fired(record)[1] if _fired(record)[0] == target_pid else 0, 180)
+        wait_for(f"{kind} {executor} firing again there",
+                 lambda: _fired(record)[0] == target_pid and _fired(record)[1] > first, 60)
+    _kill(cluster, name)
