@@ -98,6 +98,9 @@ def submit_cmd(args, name, settings, jar, main_class, sparse, flux, filter_file,
         jar_submit.check_jar(jar, main_class)
     if sparse is not None:
         sparse_submit.check_syntax(sparse_submit.topology_file(sparse, args[0] if args else None).parents[1])
+        if nimbus is not None and python is None and (sparse / "requirements.txt").is_file():
+            raise UserError(f"{sparse / 'requirements.txt'}: the venv made here is not on another cluster's "
+                            f"hosts; install the requirements there and pass --python PATH")
     conf_dir, _ = _targets(home, nimbus, ui)
     conf_dir, tmp = submit.client_conf_dir(nimbus, conf_dir)
     try:

@@ -259,3 +259,9 @@ def test_cli_flux_with_an_unknown_component_exits_non_zero_before_looking_for_a_
     f.write_text(FLUX.replace("${bolt.id}", "cuont").replace("${spout.par}", "1"))
     r = CliRunner().invoke(topology, ["submit", "--flux", str(f), "--home", str(tmp_path / "none")])
     assert r.exit_code != 0 and "no spout or bolt 'cuont'" in str(r.exception)
+
+
+def test_cli_sparse_requirements_for_another_cluster_need_python(tmp_path):
+    r = CliRunner().invoke(topology, ["submit", "--sparse", str(SPARSE), "--nimbus", "10.0.0.5:6627",
+                                      "--home", str(tmp_path)])
+    assert r.exit_code != 0 and "pass --python PATH" in str(r.exception)
