@@ -23,7 +23,7 @@ from tests.fixtures.own_topologies.build import build_jar
 pytestmark = pytest.mark.cluster
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-TOTAL = 6_000  # tuples; the spout emits at most ~400/s (50/s on a loaded machine): the stream outlasts a move
+TOTAL = 20_000  # tuples; the spout emits at most ~400/s, so the stream outlasts a move (50/s on a loaded machine)
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +101,7 @@ def _acked_exactly_once_across_a_move(cluster, own_jar, tmp_path, main: str, nam
     wait_for(f"{name}: tuples acked", lambda: _status(status)[1] > 0, 300)
     _move(cluster, name, topo_id, component)
     emitted_at_move = _status(status)[0]
-    wait_for(f"{name}: all {TOTAL} tuples acked", lambda: _status(status)[1] == TOTAL, 600, 2)
+    wait_for(f"{name}: all {TOTAL} tuples acked", lambda: _status(status)[1] == TOTAL, 900, 2)
     emitted, acked, failed = _status(status)
     print(f"{name}: emitted {emitted} (at the move: {emitted_at_move}), acked {acked}, failed (replayed) {failed}")
     assert emitted == acked == TOTAL
