@@ -180,3 +180,19 @@ def test_a_windowed_bolt_and_a_tick_bolt_keep_firing_on_their_new_home(cluster, 
         wait_for(f"{kind} {executor} firing again there",
                  lambda: _fired(record)[0] == target_pid and _fired(record)[1] > first, 60)
     _kill(cluster, name)
+
+
+def test_storms_rebalance_changes_worker_and_executor_counts(cluster, own_jar, tmp_path):
+    name = "own-rebalanced"
+    _cli(cluster, "topology", "submit", "--jar", str(own_jar), "--class", "byot.AckedCount", "--",
+         name, "1000000", str(tmp_path / "status"))
+    topo_id = _running(cluster, name, 3)
+    out = _cli(cluster, "topology", "rebalance", name, "--workers", "1", "-e", "count=1").stdout
+    assert f"rebalancing {name}: 1 workers, count=1" in out
+    wait_for(f"{name} on one worker with one count executor",
+             lambda: (lambda ps: len({(p.host, p.port) for p in ps}) == 1
+                      and sum(p.component == "count" for p in ps) == 1)(placement.placement(cluster.rest, topo_id)),
+             600, 2)
+    bad = _cli(cluster, "topology", "rebalance", name, "-e", "cuont=1", check=False)
+    assert bad.returncode != 0 and "Invalid component cuont" in bad.stderr
+    _kill(cluster, name)
