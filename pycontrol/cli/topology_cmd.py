@@ -6,6 +6,8 @@ import json
 import os
 import time
 
+from pathlib import Path
+
 import click
 
 from pycontrol.cli.common import home_option, resolve_home
@@ -13,7 +15,7 @@ from pycontrol.cluster import ui_token
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.manager import State
 from pycontrol.errors import UserError
-from pycontrol.storm import submit
+from pycontrol.storm import flux_submit, jar_submit, sparse_submit, submit
 from pycontrol.storm.rest import StormRest
 from pycontrol.workloads.submit import submit_workload
 
@@ -64,19 +66,71 @@ def topology() -> None:
 
 
 @topology.command("submit")
-@click.argument("workload")
-@click.option("--name", default=None, help="Topology name (default: the workload's name).")
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@click.option("--name", default=None, help="Topology name (default: the workload's or the sparse topology's name).")
 @click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
               help="Topology conf / workload parameter, e.g. --set topology.workers=4 (repeatable).")
+@click.option("--jar", "jar", default=None, type=click.Path(path_type=Path),
+              help="Your topology jar: run --class from it as `storm jar` does (ARGS after -- go to main).")
+@click.option("--class", "main_class", default=None, help="With --jar: the main class that submits the topology.")
+@click.option("--sparse", "sparse", default=None, type=click.Path(path_type=Path),
+              help="A streamparse project directory; ARGS = the topology's name in its topologies/ (if several).")
+@click.option("--flux", "flux", default=None, type=click.Path(path_type=Path),
+              help="A Flux YAML topology, submitted by Storm's Flux (with --jar: your classes and resources/).")
+@click.option("--filter", "filter_file", default=None, type=click.Path(path_type=Path),
+              help="With --flux: a properties file for Flux's ${key} substitution.")
+@click.option("--python", "python", default=None,
+              help="Interpreter the workers run Python components with (an absolute path on the worker hosts; "
+                   "default: the one pycontrol runs under, or --sparse's requirements.txt venv).")
 @with_cluster_options
-def submit_cmd(workload, name, settings, home, nimbus, ui) -> None:
-    """Submit a workload as a topology: a Python one (topologies/) or a Java one (storm-plugins/workloads).
+def submit_cmd(args, name, settings, jar, main_class, sparse, flux, filter_file, python, home, nimbus, ui) -> None:
+    """Submit a topology: a workload by name (`pycontrol workload list`), your own jar, or a streamparse project.
 
-    `pycontrol workload list` shows them all."""
+    \b
+    pycontrol topology submit wordcount-java --set topology.workers=2
+    pycontrol topology submit --jar my.jar --class com.example.Main -- arg1 arg2
+    pycontrol topology submit --sparse ~/wordcount [wordcount]
+    pycontrol topology submit --flux topology.yaml --filter dev.properties [--jar deps.jar]"""
+    if sparse is not None and (jar is not None or flux is not None):
+        raise UserError("--sparse goes alone (not with --jar or --flux)")
+    if flux is None and (main_class is None) != (jar is None):
+        raise UserError("--jar and --class go together")
+    if flux is not None and main_class is not None:
+        raise UserError("--flux runs Storm's Flux: no --class")
+    if filter_file is not None and flux is None:
+        raise UserError("--filter is for --flux")
+    if python is not None and jar is None and sparse is None and flux is None:
+        raise UserError("--python is for --jar, --sparse and --flux (built-in workloads take --set nonstop.python=PATH)")
+    # Bad input is reported before any cluster is looked for.
+    if flux is not None:
+        flux_submit.check_flux(flux, flux_submit.read_properties(filter_file) if filter_file else None)
+    elif jar is not None:
+        jar_submit.check_jar(jar, main_class)
+    if sparse is not None:
+        sparse_submit.check_syntax(sparse_submit.topology_file(sparse, args[0] if args else None).parents[1])
+        if nimbus is not None and python is None and (sparse / "requirements.txt").is_file():
+            raise UserError(f"{sparse / 'requirements.txt'}: the venv made here is not on another cluster's "
+                            f"hosts; install the requirements there and pass --python PATH")
     conf_dir, _ = _targets(home, nimbus, ui)
     conf_dir, tmp = submit.client_conf_dir(nimbus, conf_dir)
     try:
-        out = submit_workload(workload, name or workload, list(settings), conf_dir)
+        if flux is not None:
+            if args or name is not None:
+                raise UserError("--flux takes no ARGS or --name: the YAML names the topology")
+            out = flux_submit.submit_flux(flux, conf_dir, filter_file, jar, python, list(settings))
+        elif jar is not None:
+            if name is not None:
+                raise UserError("--name does not apply to --jar: the main class names its topology")
+            out = jar_submit.submit_jar(jar, main_class, list(args), conf_dir, python, list(settings))
+        elif sparse is not None:
+            if len(args) > 1:
+                raise UserError(f"--sparse takes at most one topology name, got {' '.join(args)}")
+            out = sparse_submit.submit_sparse(sparse, args[0] if args else None, name, list(settings), conf_dir,
+                                              Layout(resolve_home(home)).home / "venvs", python)
+        else:
+            if len(args) != 1:
+                raise UserError("name one workload (`pycontrol workload list`), or give --jar/--sparse")
+            out = submit_workload(args[0], name or args[0], list(settings), conf_dir)
     finally:
         if tmp:
             tmp.cleanup()
@@ -119,3 +173,35 @@ def kill_cmd(name, wait_s, timeout, home, nimbus, ui) -> None:
             raise UserError(f"{name} still listed {timeout + wait_s} s after the kill")
         time.sleep(1)
     click.echo(f"killed {name}")
+
+
+def parse_executor_counts(items: tuple[str, ...] | list[str]) -> dict[str, int]:
+    """`-e component=N` options as {component: N}; N a positive int."""
+    out = {}
+    for item in items:
+        comp, eq, n = item.partition("=")
+        if not eq or not comp.strip() or not n.strip().isdigit() or int(n) < 1:
+            raise UserError(f"bad -e '{item}': expected component=N with N >= 1, e.g. -e count=4")
+        out[comp.strip()] = int(n)
+    return out
+
+
+@topology.command("rebalance")
+@click.argument("name")
+@click.option("--workers", "num_workers", type=click.IntRange(min=1), default=None, help="New number of workers.")
+@click.option("-e", "--executors", "executors", multiple=True, metavar="COMPONENT=N",
+              help="New executor count of a component (repeatable; at most its task count).")
+@click.option("--wait", "wait_s", default=0, show_default=True, type=click.IntRange(min=0),
+              help="Seconds the topology is deactivated before it is placed again.")
+@with_cluster_options
+def rebalance_cmd(name, num_workers, executors, wait_s, home, nimbus, ui) -> None:
+    """Storm's rebalance (deactivate, then place again; workers restart), optionally with new counts."""
+    counts = parse_executor_counts(executors)
+    conf_dir, ui_url = _targets(home, nimbus, ui)
+    rest = _rest(ui_url, conf_dir, explicit_ui=ui is not None)
+    topo_id = rest.topology_id(name)
+    if topo_id is None:
+        raise UserError(f"no topology named '{name}' (running: {[t['name'] for t in rest.topologies()]})")
+    rest.rebalance_to(topo_id, wait_s, num_workers, counts)
+    click.echo(f"rebalancing {name}" + (f": {num_workers} workers" if num_workers else "")
+               + "".join(f", {c}={n}" for c, n in counts.items()))

@@ -39,11 +39,11 @@ class StormRest:
             raise RestError(f"Storm UI REST at {self.base} unreachable: {e.__class__.__name__}") from e
         return self._json(r, url)
 
-    def _post(self, path: str) -> dict:
+    def _post(self, path: str, body: dict | None = None) -> dict:
         url = self.base + path
         try:
             headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
-            r = self.http.post(url, headers=headers, timeout=self.timeout_s)
+            r = self.http.post(url, json=body, headers=headers, timeout=self.timeout_s)
         except requests.RequestException as e:
             raise RestError(f"Storm UI REST at {self.base} unreachable: {e.__class__.__name__}") from e
         return self._json(r, url)
@@ -92,6 +92,16 @@ class StormRest:
     def rebalance(self, topo_id: str, wait_s: int) -> dict:
         """Storm's rebalance: the topology is deactivated for wait_s, then placed again from scratch."""
         return self._post(f"/topology/{quote(topo_id)}/rebalance/{int(wait_s)}")
+
+    def rebalance_to(self, topo_id: str, wait_s: int, num_workers: int | None = None,
+                     executors: dict[str, int] | None = None) -> dict:
+        """Storm's rebalance with new worker / executor counts (the body Storm's UI documents)."""
+        options: dict[str, Any] = {}
+        if num_workers is not None:
+            options["numWorkers"] = int(num_workers)
+        if executors:
+            options["executors"] = {c: int(n) for c, n in executors.items()}
+        return self._post(f"/topology/{quote(topo_id)}/rebalance/{int(wait_s)}", {"rebalanceOptions": options})
 
     def kill(self, topo_id: str, wait_s: int = 0) -> dict:
         return self._post(f"/topology/{quote(topo_id)}/kill/{int(wait_s)}")

@@ -49,9 +49,10 @@ def client_conf_dir(nimbus: str | None, conf_dir: Path | None) -> tuple[Path, te
 
 
 def submit_java(workload: str, topology_name: str, settings: list[str], conf_dir: Path,
-                timeout_s: float = 120) -> str:
+                timeout_s: float = 120, jar: Path | None = None) -> str:
+    """`jar`: a copy of the workloads jar with other multilang resources (a streamparse project's)."""
     dist = paths.require_dist()
-    jar = dist / WORKLOADS_JAR
+    jar = jar or dist / WORKLOADS_JAR
     if not jar.is_file():
         raise UserError(f"{jar} missing: build it with `mvn -q package`")
     java = find_java()

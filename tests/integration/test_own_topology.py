@@ -1,0 +1,198 @@
+"""Your own topologies on the real cluster, through the CLI's front door: a jar built here from sources that
+use only Storm's public API (an anchored, acked spout with fields grouping; a ShellBolt running a multilang
+script from the jar's resources/), a Flux YAML file and a streamparse project. Each is submitted, one of its
+executors moved live between the nodes with `pycontrol migrate` (no worker JVM restarts), and where results
+are defined they are exact: every emitted tuple acked."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import psutil
+import pytest
+
+from pycontrol.migration.migrate import where_is
+from pycontrol.migration.observe import worker_pids
+from pycontrol.migration.plan import parse_executor
+from pycontrol.storm import placement
+from tests.conftest import wait_for
+from tests.fixtures.own_topologies.build import build_jar
+
+pytestmark = pytest.mark.cluster
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+TOTAL = 20_000  # tuples; the spout emits at most ~400/s, so the stream outlasts a move (50/s on a loaded machine)
+
+
+@pytest.fixture(scope="module")
+def own_jar(tmp_path_factory) -> Path:
+    return build_jar(tmp_path_factory.mktemp("own-jar"))
+
+
+def _cli(cluster, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """`pycontrol <args>` against the test cluster; options go before any `--`."""
+    args = list(args)
+    at = args.index("--") if "--" in args else len(args)
+    argv = [sys.executable, "-m", "pycontrol", *args[:at], "--home", str(cluster.spec.home), *args[at:]]
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    if check:
+        assert p.returncode == 0, f"{argv}: exit {p.returncode}\n{p.stdout}\n{p.stderr}"
+    return p
+
+
+def _status(path: Path) -> tuple[int, int, int]:
+    """(emitted, acked, failed) as the CountingSpout last wrote them."""
+    try:
+        emitted, acked, failed = map(int, path.read_text().split())
+    except (OSError, ValueError):
+        return 0, 0, 0
+    return emitted, acked, failed
+
+
+def _running(cluster, name: str, executors: int) -> str:
+    rest = cluster.rest
+    topo_id = wait_for(f"{name} listed", lambda: rest.topology_id(name), 60)
+    wait_for(f"{name}'s {executors} executors placed on both nodes",
+             lambda: len(placement.by_host(placement.placement(rest, topo_id))) == 2
+             and len(placement.placement(rest, topo_id)) == executors, 600, 2)
+    return topo_id
+
+
+def _move(cluster, name: str, topo_id: str, component: str) -> tuple[str, str]:
+    """One executor of `component` to the topology's worker on the other node, with `pycontrol migrate`;
+    asserts it arrived and that neither worker JVM restarted. Returns (executor, target slot)."""
+    rest = cluster.rest
+    places = placement.placement(rest, topo_id)
+    slots = {f"{p.host}:{p.port}" for p in places}
+    assert len(slots) == 2, slots
+    mover = next(p for p in places if p.component == component)
+    target = next(s for s in slots if s.split(":")[0] != mover.host)
+    pids = worker_pids(cluster.spec, topo_id, slots)
+    assert set(pids) == slots
+    _cli(cluster, "migrate", name, "--executor", mover.executor, "--to", target, "--wait", "--timeout", "180")
+    assert where_is(rest, topo_id, parse_executor(mover.executor)) == target
+    assert worker_pids(cluster.spec, topo_id, slots) == pids
+    assert all(psutil.pid_exists(p) for p in pids.values())
+    return mover.executor, target
+
+
+def _executed(cluster, topo_id: str, component: str, executor: str) -> int:
+    for e in cluster.rest.component(topo_id, component).get("executorStats", []):
+        if e["id"] == executor:
+            return int(e.get("executed") or 0)
+    return 0
+
+
+def _kill(cluster, name: str) -> None:
+    out = _cli(cluster, "topology", "kill", name, "--timeout", "120").stdout
+    assert f"killed {name}" in out
+    assert cluster.rest.topology_id(name) is None
+
+
+def _acked_exactly_once_across_a_move(cluster, own_jar, tmp_path, main: str, name: str, executors: int,
+                                      component: str) -> None:
+    status = tmp_path / f"{name}.status"
+    out = _cli(cluster, "topology", "submit", "--jar", str(own_jar), "--class", main, "--",
+               name, str(TOTAL), str(status)).stdout
+    assert f"submitted {name}" in out
+    topo_id = _running(cluster, name, executors)
+    wait_for(f"{name}: tuples acked", lambda: _status(status)[1] > 0, 300)
+    _move(cluster, name, topo_id, component)
+    emitted_at_move = _status(status)[0]
+    wait_for(f"{name}: all {TOTAL} tuples acked", lambda: _status(status)[1] == TOTAL, 900, 2)
+    emitted, acked, failed = _status(status)
+    print(f"{name}: emitted {emitted} (at the move: {emitted_at_move}), acked {acked}, failed (replayed) {failed}")
+    assert emitted == acked == TOTAL
+    assert emitted_at_move < TOTAL, "the move happened while the stream ran"
+    listed = _cli(cluster, "topology", "list").stdout
+    assert name in listed
+    _kill(cluster, name)
+
+
+def test_a_jar_topology_with_anchoring_and_fields_grouping_moves_live_and_acks_every_tuple(cluster, own_jar,
+                                                                                           tmp_path):
+    _acked_exactly_once_across_a_move(cluster, own_jar, tmp_path, "byot.AckedCount", "own-acked", 3, "count")
+
+
+def test_a_shellbolt_from_the_jars_resources_moves_live_and_acks_every_tuple(cluster, own_jar, tmp_path):
+    """upper.py (multilang, run by the python3 on the PATH that --python's default sets) in the moved executor."""
+    _acked_exactly_once_across_a_move(cluster, own_jar, tmp_path, "byot.ShellUpper", "own-shell", 5, "upper")
+
+
+def _keeps_executing_after_a_move(cluster, name: str, topo_id: str, component: str) -> None:
+    executor, target = _move(cluster, name, topo_id, component)
+    base = _executed(cluster, topo_id, component, executor)
+    wait_for(f"{name}: {component} {executor} executing on {target}",
+             lambda: _executed(cluster, topo_id, component, executor) > base, 180, 2)
+
+
+def test_a_flux_topology_with_property_substitution_moves_live(cluster, own_jar):
+    flux = FIXTURES / "own_topologies" / "flux"
+    out = _cli(cluster, "topology", "submit", "--flux", str(flux / "upper.yaml"),
+               "--filter", str(flux / "upper.properties"), "--jar", str(own_jar),
+               "--set", "topology.stats.sample.rate=1.0").stdout
+    assert "submitted own-flux" in out  # the name came from the properties file
+    topo_id = _running(cluster, "own-flux", 5)
+    _keeps_executing_after_a_move(cluster, "own-flux", topo_id, "upper")
+    _kill(cluster, "own-flux")
+
+
+def test_a_streamparse_project_with_requirements_moves_live(cluster):
+    out = _cli(cluster, "topology", "submit", "--sparse", str(FIXTURES / "sparse_project"),
+               "--set", "topology.stats.sample.rate=1.0").stdout
+    assert "numbers" in out
+    topo_id = _running(cluster, "numbers", 5)
+    _keeps_executing_after_a_move(cluster, "numbers", topo_id, "double")
+    _kill(cluster, "numbers")
+
+
+def test_a_main_that_throws_is_one_line_and_a_non_zero_exit(cluster, own_jar):
+    p = _cli(cluster, "topology", "submit", "--jar", str(own_jar), "--class", "byot.FailingMain", "--", "x",
+             check=False)
+    assert p.returncode != 0
+    assert p.stderr.strip() == "error: byot.FailingMain failed: java.lang.IllegalStateException: no topology here: x"
+
+
+def _fired(path: Path) -> tuple[int, int]:
+    """(worker pid, times fired) as FiringRecorder last wrote them."""
+    try:
+        pid, fired = map(int, path.read_text().split())
+    except (OSError, ValueError):
+        return 0, 0
+    return pid, fired
+
+
+def test_a_windowed_bolt_and_a_tick_bolt_keep_firing_on_their_new_home(cluster, own_jar, tmp_path):
+    name = "own-window-tick"
+    _cli(cluster, "topology", "submit", "--jar", str(own_jar), "--class", "byot.WindowAndTick", "--",
+         name, "1000000", str(tmp_path))
+    topo_id = _running(cluster, name, 5)
+    for kind in ("window", "tick"):
+        wait_for(f"{kind} bolts firing", lambda: any(_fired(f)[1] > 0 for f in tmp_path.glob(f"{kind}-*")), 300)
+        executor, target = _move(cluster, name, topo_id, kind)
+        target_pid = worker_pids(cluster.spec, topo_id, {target})[target]
+        record = tmp_path / f"{kind}-{parse_executor(executor)[0]}"
+        # The moved task's new instance fires in the target worker's JVM, again and again.
+        first = wait_for(f"{kind} {executor} firing in the worker at {target} (pid {target_pid})",
+                         lambda: _fired(record)[1] if _fired(record)[0] == target_pid else 0, 180)
+        wait_for(f"{kind} {executor} firing again there",
+                 lambda: _fired(record)[0] == target_pid and _fired(record)[1] > first, 60)
+    _kill(cluster, name)
+
+
+def test_storms_rebalance_changes_worker_and_executor_counts(cluster, own_jar, tmp_path):
+    name = "own-rebalanced"
+    _cli(cluster, "topology", "submit", "--jar", str(own_jar), "--class", "byot.AckedCount", "--",
+         name, "1000000", str(tmp_path / "status"))
+    topo_id = _running(cluster, name, 3)
+    out = _cli(cluster, "topology", "rebalance", name, "--workers", "1", "-e", "count=1").stdout
+    assert f"rebalancing {name}: 1 workers, count=1" in out
+    wait_for(f"{name} on one worker with one count executor",
+             lambda: (lambda ps: len({(p.host, p.port) for p in ps}) == 1
+                      and sum(p.component == "count" for p in ps) == 1)(placement.placement(cluster.rest, topo_id)),
+             600, 2)
+    bad = _cli(cluster, "topology", "rebalance", name, "-e", "cuont=1", check=False)
+    assert bad.returncode != 0 and "Invalid component cuont" in bad.stderr
+    _kill(cluster, name)
