@@ -57,6 +57,7 @@ class ClusterSpec:
     subnet: str = "10.231.170.0/24"     # netns mode only; exists only on our bridge and namespaces
     name: str = "local"
     migration: bool = True              # nonstop migration agent + plan-following scheduler
+    zk_acl: bool = True                 # ZooKeeper digest auth and ACLs (False: stock open ZooKeeper, insecure)
     # Extra storm.yaml keys for every daemon and worker, applied last: ((key, value), ...) sorted by key.
     extra_conf: tuple[tuple[str, Any], ...] = ()
     node_specs: tuple[NodeSpec, ...] = field(default=(), compare=False)
@@ -116,7 +117,7 @@ def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopba
               port_base: int = 17000, subnet: str | None = None, name: str = "local",
               migration: bool = True, extra_conf: Mapping[str, Any] | None = None,
               node_cpus: str | tuple[tuple[int, ...], ...] | None = None,
-              node_slots: str | tuple[int, ...] | None = None) -> ClusterSpec:
+              node_slots: str | tuple[int, ...] | None = None, zk_acl: bool = True) -> ClusterSpec:
     """Validate the user's choices and derive every node's address and ports."""
     if network not in NETWORKS:
         raise UserError(f"--network must be one of {', '.join(NETWORKS)}, got '{network}'")
@@ -152,7 +153,8 @@ def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopba
         raise UserError(f"--node-slots: every node needs between 1 and {MAX_SLOTS} slots, got {bad[0]}")
     base = ClusterSpec(home=home, nodes=nodes, slots=slots, network=network, link_bandwidth=link_bandwidth,
                        link_delay_ms=link_delay_ms, node_cpus=pinned, node_slots=counts, port_base=port_base,
-                       subnet=subnet, name=name, migration=migration, extra_conf=_extra_conf(extra_conf or {}))
+                       subnet=subnet, name=name, migration=migration, zk_acl=zk_acl,
+                       extra_conf=_extra_conf(extra_conf or {}))
     node_specs = []
     for i in range(1, nodes + 1):
         first = port_base + 100 + (i - 1) * NODE_PORT_STRIDE
@@ -234,4 +236,4 @@ def spec_from_dict(d: dict) -> ClusterSpec:
     return make_spec(Path(d["home"]), d["nodes"], d["slots"], d["network"], d["link_bandwidth"],
                      d["link_delay_ms"], d["port_base"], d["subnet"], d["name"], d.get("migration", True),
                      dict(d.get("extra_conf") or ()), tuple(tuple(c) for c in d.get("node_cpus") or ()),
-                     tuple(d.get("node_slots") or ()))
+                     tuple(d.get("node_slots") or ()), d.get("zk_acl", True))

@@ -10,6 +10,7 @@ import yaml
 
 from pycontrol.cluster import storm_conf
 from pycontrol.cluster.layout import Layout
+from pycontrol.cluster.secrets import ClusterSecrets, write_private
 from pycontrol.cluster.spec import ClusterSpec
 from pycontrol.errors import UserError
 
@@ -18,11 +19,11 @@ LINKED_LIBS = ("lib", "lib-worker", "lib-webapp")
 
 
 def _write_yaml(path: Path, data: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(yaml.safe_dump(data, default_flow_style=False, sort_keys=True))
+    """Owner-only (0600): a cluster's storm.yaml holds its ZooKeeper password and UI token."""
+    write_private(path, yaml.safe_dump(data, default_flow_style=False, sort_keys=True))
 
 
-def assemble(spec: ClusterSpec, layout: Layout, dist: Path) -> None:
+def assemble(spec: ClusterSpec, layout: Layout, dist: Path, secrets: ClusterSecrets | None = None) -> None:
     h = layout.storm_home
     h.mkdir(parents=True, exist_ok=True)
     for name in LINKED_LIBS:
@@ -47,11 +48,11 @@ def assemble(spec: ClusterSpec, layout: Layout, dist: Path) -> None:
     (layout.log4j_dir / "cluster.xml").write_text(storm_conf.CLUSTER_LOG4J)
     (layout.log4j_dir / "worker.xml").write_text(storm_conf.WORKER_LOG4J)
 
-    _write_yaml(layout.control_conf_dir / "storm.yaml", storm_conf.control_conf(spec, layout))
+    _write_yaml(layout.control_conf_dir / "storm.yaml", storm_conf.control_conf(spec, layout, secrets))
     layout.logs.mkdir(parents=True, exist_ok=True)
     layout.nimbus_local_dir.mkdir(parents=True, exist_ok=True)
     for node in spec.node_specs:
-        _write_yaml(layout.node_conf_dir(node.name) / "storm.yaml", storm_conf.node_conf(spec, layout, node))
+        _write_yaml(layout.node_conf_dir(node.name) / "storm.yaml", storm_conf.node_conf(spec, layout, node, secrets))
         layout.node_local_dir(node.name).mkdir(parents=True, exist_ok=True)
         layout.node_log_dir(node.name).mkdir(parents=True, exist_ok=True)
 
