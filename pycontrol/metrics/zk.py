@@ -17,6 +17,7 @@ from kazoo.retry import KazooRetry
 
 from pycontrol.metrics.schema import DocumentError, WorkerDoc, parse_document
 from pycontrol.zk import ROOT
+from pycontrol.zkauth import ZkAuth
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +42,10 @@ class ZkReading:
 
 class MetricsZk:
     def __init__(self, hosts: str, root: str = DEFAULT_ROOT, timeout_s: float = 10.0,
-                 client: KazooClient | None = None):
+                 client: KazooClient | None = None, auth: ZkAuth | None = None):
         self.root = root.rstrip("/")
         self.client = client or KazooClient(
-            hosts=hosts, timeout=timeout_s,
+            hosts=hosts, timeout=timeout_s, auth_data=[("digest", auth.payload)] if auth else None,
             # Reconnect forever (ZooKeeper restarted), but let a single read give up quickly.
             connection_retry=KazooRetry(max_tries=-1, delay=0.3, max_delay=2.0),
             command_retry=KazooRetry(max_tries=2, delay=0.2, max_delay=1.0))
