@@ -53,6 +53,8 @@ def write_plan(client: KazooClient, topology: str, moves: dict[tuple[int, int], 
     zk.require_connected(client, f"the plan for {topology} was not written; nothing moves")
     try:
         version = zk.write_json(client, path, plan_doc(moves, rid))
+    except zk.AccessDenied:
+        raise  # refused, not lost: nothing was stored, and the message says which credentials
     except KazooException as e:
         # The request may have reached the server before the connection broke.
         raise UserError(f"ZooKeeper connection lost while writing the plan for {topology} ({e.__class__.__name__}): "

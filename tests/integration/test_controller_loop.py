@@ -36,8 +36,8 @@ def wordcount(cluster):
     rest = cluster.rest
     topo_id = wait_for(f"{NAME} listed", lambda: rest.topology_id(NAME), 60)
     zk_hosts = f"{cluster.spec.control_host}:{cluster.spec.zk_port}"
-    mz = MetricsZk(zk_hosts)
-    client = zk.connect(zk_hosts)
+    mz = MetricsZk(zk_hosts, auth=cluster.zk_auth)
+    client = zk.connect(zk_hosts, auth=cluster.zk_auth)
     try:
         wait_for("executors on both nodes", lambda: len(placement.by_host(placement.placement(rest, topo_id))) == 2,
                  240, poll_s=2)
