@@ -17,6 +17,7 @@ from kazoo.exceptions import NoAuthError, NoNodeError
 from kazoo.security import ACL, Id, Permissions
 
 from pycontrol import zk
+from pycontrol.controller.leader import LOCK_PATH
 from pycontrol.controller.state_store import STATE_PATH
 from pycontrol.metrics.zk import DEFAULT_ROOT as METRICS_ROOT
 from pycontrol.migration.plan import parse_executor
@@ -103,8 +104,8 @@ def test_a_client_without_the_clusters_credentials_can_change_nothing(cluster, w
                 stranger.create(STATE_PATH, b'{"paused": true}')
             else:
                 stranger.set(STATE_PATH, b'{"paused": true}')
-        with pytest.raises(NoAuthError):
-            stranger.create(f"{zk.CONTROLLER}/leader/forged", b"")
+        with pytest.raises(NoAuthError):  # the controller's leader lock
+            stranger.Lock(LOCK_PATH, "intruder").acquire(timeout=10)
         docs = owner.get_children(f"{METRICS_ROOT}/{topo_id}")
         with pytest.raises(NoAuthError):
             stranger.get(f"{METRICS_ROOT}/{topo_id}/{docs[0]}")
