@@ -103,3 +103,17 @@ def test_assembled_storm_yamls_are_owner_only_and_hold_the_secrets(tmp_path):
 
 def test_no_cluster_conf_means_no_credentials(tmp_path):
     assert secrets.cluster_zk_auth(tmp_path) is None
+
+
+def test_commands_take_the_env_payload_before_the_local_clusters(tmp_path, monkeypatch):
+    from pycontrol.cli.common import zk_auth
+
+    spec = make_spec(tmp_path / "home", nodes=1, slots=1)
+    storm_home._write_yaml(Layout(spec.home).control_conf_dir / "storm.yaml",
+                           storm_conf.control_conf(spec, Layout(spec.home), FIXED))
+    monkeypatch.delenv("PYCONTROL_ZK_AUTH", raising=False)
+    assert zk_auth(spec.home) == FIXED.zk_auth
+    monkeypatch.setenv("PYCONTROL_ZK_AUTH", "other:pw")
+    assert zk_auth(spec.home) == ZkAuth("other", "pw")
+    monkeypatch.setenv("PYCONTROL_ZK_AUTH", "")
+    assert zk_auth(tmp_path / "nowhere") is None
