@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from pycontrol.cluster.layout import Layout
 from pycontrol.errors import UserError
 from pycontrol.zkauth import AUTH_PAYLOAD, AUTH_SCHEME, ZkAuth
 
@@ -109,8 +110,6 @@ def write_private(path: Path, text: str) -> None:
 def cluster_zk_auth(home: Path) -> ZkAuth | None:
     """The ZooKeeper credentials of the cluster whose home this is, as its daemons use them: from the
     control conf's storm.yaml (None if it has none, e.g. `cluster up --no-zk-acl`, or no cluster there)."""
-    from pycontrol.cluster.layout import Layout
-
     conf_file = Layout(home).control_conf_dir / "storm.yaml"
     try:
         conf = yaml.safe_load(conf_file.read_text()) or {}
