@@ -65,7 +65,7 @@ public final class ApiRouter {
         this.componentViews = new ComponentViews(settings, clock);
         this.workerViews = new WorkerViews(settings);
         // Literal routes come before parameterised ones that would also match ("topology/summary").
-        get("cluster/configuration", (r, p) -> ApiResponse.ok(new ApiResponse.RawJson(nimbus.nimbusConf())));
+        get("cluster/configuration", (r, p) -> ApiResponse.ok(new ApiResponse.RawJson(ConfRedaction.redactJson(nimbus.nimbusConf()))));
         get("cluster/summary", (r, p) -> ApiResponse.ok(clusterViews.clusterSummary(nimbus.clusterInfo())));
         get("nimbus/summary", (r, p) -> ApiResponse.ok(clusterViews.nimbusSummary(nimbus.clusterInfo())));
         get("supervisor/summary", (r, p) -> ApiResponse.ok(clusterViews.supervisorSummary(nimbus.clusterInfo())));

@@ -37,7 +37,7 @@ public final class TopologyViews {
 
     public Map<String, Object> topologyPage(TopologyPageInfo p, String window) {
         String id = p.get_id();
-        Map<String, Object> conf = parseConf(p.get_topology_conf());
+        Map<String, Object> conf = ConfRedaction.redact(parseConf(p.get_topology_conf()));
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", id);
         m.put("encodedId", LogLinks.encode(id));
