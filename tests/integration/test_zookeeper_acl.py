@@ -12,11 +12,13 @@ import sys
 from pathlib import Path
 
 import pytest
+import requests
 from kazoo.client import KazooClient
 from kazoo.exceptions import NoAuthError, NoNodeError
 from kazoo.security import ACL, Id, Permissions
 
 from pycontrol import zk
+from pycontrol.cluster import secrets
 from pycontrol.controller.leader import LOCK_PATH
 from pycontrol.controller.state_store import STATE_PATH
 from pycontrol.metrics.zk import DEFAULT_ROOT as METRICS_ROOT
@@ -144,3 +146,12 @@ def test_the_authenticated_command_line_reads_the_controller_state(cluster, word
     r = _pycontrol("controller", "status", "--json", "--home", str(cluster.spec.home))
     assert r.returncode == 0, r.stderr
     json.loads(r.stdout)
+
+
+def test_the_ui_shows_neither_the_zookeeper_password_nor_its_token(cluster, wordcount):
+    topo_id, _ = wordcount
+    shown = "".join(requests.get(f"{cluster.spec.ui_url}/api/v1/{path}", timeout=30).text
+                    for path in ["cluster/configuration", f"topology/{topo_id}"])
+    assert "storm.zookeeper.auth.payload" in shown and "nonstop.ui.token" in shown
+    assert cluster.zk_auth.password not in shown
+    assert secrets.load(cluster.layout.secrets_file).ui_token not in shown
