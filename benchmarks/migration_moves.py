@@ -19,6 +19,7 @@ from pathlib import Path
 
 from pycontrol import zk
 from pycontrol.cluster.layout import Layout
+from pycontrol.cluster.secrets import cluster_zk_auth
 from pycontrol.cluster.manager import State
 from pycontrol.migration.migrate import migrate
 from pycontrol.migration.observe import wait_move_done, worker_pids
@@ -57,7 +58,7 @@ def main() -> None:
     submit.submit_java("relay", a.name, [f"workload.total={total}", f"workload.rate={a.rate}", "topology.workers=2",
                                          "topology.stats.sample.rate=1.0"], Layout(spec.home).control_conf_dir)
     topo_id = wait("topology listed", lambda: rest.topology_id(a.name), 60)
-    client = zk.connect(f"{spec.control_host}:{spec.zk_port}")
+    client = zk.connect(f"{spec.control_host}:{spec.zk_port}", auth=cluster_zk_auth(spec.home))
     moves = []
     try:
         wait("executors on both nodes", lambda: len(placement.by_host(placement.placement(rest, topo_id))) == 2, 240)

@@ -36,6 +36,7 @@ sys.path.insert(0, str(REPO))
 
 from pycontrol.cluster import manager  # noqa: E402
 from pycontrol.cluster.layout import Layout  # noqa: E402
+from pycontrol.cluster.secrets import cluster_zk_auth  # noqa: E402
 from pycontrol.cluster.spec import make_spec  # noqa: E402
 from pycontrol.storm.rest import StormRest  # noqa: E402
 from pycontrol.workloads import locate, series  # noqa: E402
@@ -61,8 +62,8 @@ def placement(rest: StormRest, topo_id: str) -> dict[str, str]:
     return out
 
 
-def decision(zk_hosts: str, name: str) -> dict | None:
-    zk = connect(zk_hosts)
+def decision(zk_hosts: str, name: str, home: Path) -> dict | None:
+    zk = connect(zk_hosts, auth=cluster_zk_auth(home))
     try:
         path = f"/nonstop/decisions/{name}"
         if not zk.exists(path):
@@ -120,7 +121,7 @@ def run_one(args, layout: Layout, rest: StormRest, zk_hosts: str, scheduler: str
             # Traffic-based: it needs measurements, then decides every period.
             end = time.monotonic() + 3 * args.online_period + 30
             while time.monotonic() < end:
-                d = decision(zk_hosts, name)
+                d = decision(zk_hosts, name, layout.home)
                 if d and d.get("status") == "applied" and d.get("moves"):
                     log(f"{name}: decision {d.get('reason')}")
                     break
@@ -145,7 +146,7 @@ def run_one(args, layout: Layout, rest: StormRest, zk_hosts: str, scheduler: str
             },
             "inter_node_share": share,
             "workers": sorted(set(final.values())),
-            "decision": decision(zk_hosts, name),
+            "decision": decision(zk_hosts, name, layout.home),
         }
         log(f"{name}: {json.dumps({k: v for k, v in result.items() if k != 'decision'})}")
         return result

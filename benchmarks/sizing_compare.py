@@ -45,6 +45,7 @@ sys.path.insert(0, str(REPO))
 from pycontrol import zk  # noqa: E402
 from pycontrol.cluster import manager  # noqa: E402
 from pycontrol.cluster.layout import Layout  # noqa: E402
+from pycontrol.cluster.secrets import cluster_zk_auth  # noqa: E402
 from pycontrol.cluster.spec import make_spec  # noqa: E402
 from pycontrol.profiling.harness import machine_facts  # noqa: E402
 from pycontrol.profiling.running import RunningTopology  # noqa: E402
@@ -102,7 +103,7 @@ def placement_of(topo: RunningTopology, dag: Dag) -> tuple[Placement, int]:
 def scheduler_decision(cluster: dict, name: str) -> dict | None:
     """What the nonstop scheduler (slot-aware or ras) recorded for the topology: "applied", or
     "fallback" when it failed and Storm's default placed it instead (then the run is not that mapper)."""
-    client = zk.connect(cluster["zk"])
+    client = zk.connect(cluster["zk"], auth=cluster["zk_auth"])
     try:
         found = zk.read_json(client, f"{zk.DECISIONS}/{name}.scheduler")
     finally:
@@ -218,7 +219,7 @@ def bring_up(args, slot_mb: float) -> tuple[Any, dict]:
     manager.up(spec, timeout_s=600, echo=log)
     layout = Layout(spec.home)
     return spec, {"rest": StormRest(spec.ui_url), "conf_dir": layout.control_conf_dir, "logs": layout.logs,
-                  "zk": f"{spec.control_host}:{spec.zk_port}"}
+                  "zk": f"{spec.control_host}:{spec.zk_port}", "zk_auth": cluster_zk_auth(spec.home)}
 
 
 def summarise(runs: list[dict]) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """The control plane's ZooKeeper access: one place that configures kazoo (retries, timeouts,
-connection-state logging) and the project's znode layout."""
+connection-state logging, digest auth and the ACL of every znode it creates) and the project's znode
+layout."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from kazoo.client import KazooClient, KazooState
-from kazoo.exceptions import BadVersionError, KazooException, NodeExistsError, NoNodeError
+from kazoo.exceptions import BadVersionError, KazooException, NoAuthError, NodeExistsError, NoNodeError
 from kazoo.handlers.threading import KazooTimeoutError
 from kazoo.retry import KazooRetry
+from kazoo.security import ACL, Id, Permissions
 
 from pycontrol.errors import UserError
+from pycontrol.zkauth import AUTH_ENV, ZkAuth
 
 log = logging.getLogger(__name__)
 
@@ -21,13 +24,83 @@ ROOT = "/nonstop"
 PLANS = f"{ROOT}/plans"            # /plans/<topology>: placement plans for the plan-following scheduler
 DECISIONS = f"{ROOT}/decisions"    # /decisions/<topology>: what a scheduler did and why
 CONTROLLER = f"{ROOT}/controller"  # the controller daemon's state and leader lock
+METRICS = f"{ROOT}/metrics"        # /metrics/<topology id>/<host>-<port>: the workers' metrics documents
 
 
-def connect(hosts: str, timeout_s: float = 10.0) -> KazooClient:
-    """A started client that retries lost connections forever and each operation a few times."""
-    client = KazooClient(hosts=hosts, timeout=timeout_s,
-                         connection_retry=KazooRetry(max_tries=-1, delay=0.2, max_delay=5),
-                         command_retry=KazooRetry(max_tries=5, delay=0.2, max_delay=2))
+def znode_acl(auth: ZkAuth, path: str = ROOT) -> list[ACL]:
+    """The ACL of a znode the suite creates: the cluster's digest principal may do anything, nobody else
+    anything; metrics documents are also world-readable when the cluster conf says so."""
+    acls = [ACL(Permissions.ALL, Id("digest", auth.acl_id))]
+    if auth.metrics_world_read and (path == METRICS or path.startswith(METRICS + "/")):
+        acls.append(ACL(Permissions.READ, Id("world", "anyone")))
+    return acls
+
+
+class AccessDenied(UserError, NoAuthError):
+    """ZooKeeper refused an operation for lack of (matching) credentials. Still a NoAuthError for code
+    that handles kazoo's errors; a UserError so the command line prints its one line."""
+
+    def __init__(self, message: str):
+        UserError.__init__(self, message)
+
+
+def denied_message(hosts: str, op: str, path: str, auth: ZkAuth | None) -> str:
+    who = (f"the credentials of user '{auth.user}' do not match its ACL (wrong password, or another "
+           f"cluster's secrets?)" if auth is not None else
+           f"no credentials were given (the cluster's storm.yaml has no storm.zookeeper.auth.payload, "
+           f"or set {AUTH_ENV}=user:password for --zk)")
+    return f"ZooKeeper at {hosts} refused to {op} {path}: {who}"
+
+
+class _Client(KazooClient):
+    """A KazooClient whose refusals name the znode and the credentials, and whose creates carry the
+    suite's ACL (metrics documents may differ from the default)."""
+
+    def __init__(self, *args, nonstop_auth: ZkAuth | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.nonstop_auth = nonstop_auth
+
+    def _checked(self, op: str, path: str, call, *args, **kwargs):
+        try:
+            return call(path, *args, **kwargs)
+        except NoAuthError as e:
+            if isinstance(e, AccessDenied):
+                raise
+            raise AccessDenied(denied_message(hosts_text(self), op, path, self.nonstop_auth)) from e
+
+    def create(self, path, value=b"", acl=None, *args, **kwargs):
+        if acl is None and self.nonstop_auth is not None:
+            acl = znode_acl(self.nonstop_auth, path)
+        return self._checked("create", path, super().create, value, acl, *args, **kwargs)
+
+    def ensure_path(self, path, *args, **kwargs):
+        return self._checked("create", path, super().ensure_path, *args, **kwargs)
+
+    def set(self, path, *args, **kwargs):
+        return self._checked("write", path, super().set, *args, **kwargs)
+
+    def delete(self, path, *args, **kwargs):
+        return self._checked("delete", path, super().delete, *args, **kwargs)
+
+    def get(self, path, *args, **kwargs):
+        return self._checked("read", path, super().get, *args, **kwargs)
+
+    def get_children(self, path, *args, **kwargs):
+        return self._checked("list", path, super().get_children, *args, **kwargs)
+
+    def exists(self, path, *args, **kwargs):
+        return self._checked("read", path, super().exists, *args, **kwargs)
+
+
+def connect(hosts: str, timeout_s: float = 10.0, auth: ZkAuth | None = None) -> KazooClient:
+    """A started client that retries lost connections forever and each operation a few times. With auth,
+    it authenticates with the digest payload and creates every znode with `znode_acl(auth, path)`."""
+    client = _Client(hosts=hosts, timeout=timeout_s,
+                     connection_retry=KazooRetry(max_tries=-1, delay=0.2, max_delay=5),
+                     command_retry=KazooRetry(max_tries=5, delay=0.2, max_delay=2),
+                     auth_data=[("digest", auth.payload)] if auth else None,
+                     default_acl=znode_acl(auth) if auth else None,
+                     nonstop_auth=auth)
 
     def on_state(state: str) -> None:
         if client._stopped.is_set():  # our own stop(): the end of the session is expected
@@ -116,6 +189,8 @@ def write_json_fenced(client: KazooClient, path: str, doc: Any, fence: Fence) ->
             raise FencedWrite(f"{fence.path} is past version {fence.version}: another controller leads")
         if isinstance(result, (NodeExistsError, NoNodeError)):
             continue
+        if isinstance(result, NoAuthError):
+            raise AccessDenied(denied_message(hosts_text(client), "write", path, getattr(client, "nonstop_auth", None)))
         if isinstance(result, Exception):
             raise result
         return 0 if creating else result.version

@@ -11,6 +11,7 @@ import pytest
 
 from pycontrol.cluster import manager, ports, processes, ui_token
 from pycontrol.cluster.layout import Layout
+from pycontrol.cluster.secrets import cluster_zk_auth
 from pycontrol.cluster.spec import ClusterSpec, make_spec
 from pycontrol.cluster.storm_conf import marker
 
@@ -33,6 +34,9 @@ class LiveCluster:
         self.state = state
         self.layout = Layout(spec.home)
         self.rest = ui_token.rest_client(spec)
+        self.zk_hosts = f"{spec.control_host}:{spec.zk_port}"
+        # The cluster's ZooKeeper credentials (ACLs are on by default), as every CLI command reads them.
+        self.zk_auth = cluster_zk_auth(spec.home)
 
     @property
     def conf_dir(self) -> Path:

@@ -42,16 +42,19 @@ def cluster() -> None:
               help="Nonstop executor migration (agent + plan-following scheduler); off = stock Storm.")
 @click.option("--storm-version", default=DEFAULT_STORM_VERSION, show_default=True,
               help=f"Storm release the cluster runs, one of {', '.join(STORM_VERSIONS)} (as built under build/dist).")
+@click.option("--zk-acl/--no-zk-acl", default=True, show_default=True,
+              help="ZooKeeper digest auth with ACLs on Storm's and the suite's znodes (secrets in HOME/secrets.json); "
+                   "--no-zk-acl leaves ZooKeeper open to any client: insecure, for stock-Storm comparisons only.")
 @click.option("--conf", "conf", multiple=True, metavar="KEY=VALUE",
               help="Extra storm.yaml key for every daemon and worker (YAML value), e.g. "
                    "nonstop.migration.worker.sync.ms=500; repeatable.")
 def up(home, nodes, slots, network, link_bandwidth, link_delay, node_cpus, node_slots, port_base, timeout,
-       migration, storm_version, conf) -> None:
+       migration, storm_version, zk_acl, conf) -> None:
     """Start the cluster and wait until every supervisor and slot is registered."""
     spec = make_spec(resolve_home(home), nodes=nodes, slots=slots, network=network,
                      link_bandwidth=link_bandwidth, link_delay_ms=link_delay, port_base=port_base,
                      migration=migration, extra_conf=parse_conf_settings(conf), node_cpus=node_cpus,
-                     node_slots=node_slots, storm_version=storm_version)
+                     node_slots=node_slots, storm_version=storm_version, zk_acl=zk_acl)
     state = manager.up(spec, timeout_s=timeout, echo=click.echo)
     st = manager.status(spec.home)
     per_node = "/".join(str(len(n.slot_ports)) for n in spec.node_specs)

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from pycontrol import zkauth
+
 DEFAULT_HOME = Path(os.environ.get("XDG_STATE_HOME", Path.home() / ".local" / "state")) / "nonstop-storm" / "local"
 
 
@@ -21,3 +23,11 @@ home_option = click.option(
 
 def resolve_home(home: Path | None) -> Path:
     return home.resolve() if home else cluster_home()
+
+
+def zk_auth(home: Path | None) -> zkauth.ZkAuth | None:
+    """Credentials for the cluster's ZooKeeper: $PYCONTROL_ZK_AUTH ("user:password", for a cluster named
+    with --zk), else those in the local cluster's storm.yaml (the conf its daemons use)."""
+    from pycontrol.cluster.secrets import cluster_zk_auth
+
+    return zkauth.from_env() or cluster_zk_auth(resolve_home(home))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from pycontrol.cli.common import home_option, resolve_home
+from pycontrol.cli.common import home_option, resolve_home, zk_auth
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.manager import State
 from pycontrol.errors import UserError
@@ -51,7 +51,7 @@ def with_metrics_options(f):
 
 def open_collector(home, ui, zk, zk_root, cpu_mhz, wait_s: float = 10.0) -> Collector:
     ui_url, zk_hosts = targets(home, ui, zk)
-    mz = MetricsZk(zk_hosts, root=zk_root)
+    mz = MetricsZk(zk_hosts, root=zk_root, auth=zk_auth(home))
     if not mz.start(wait_s):
         mz.stop()
         raise UserError(f"cannot reach ZooKeeper at {zk_hosts} within {wait_s:.0f} s")

@@ -8,7 +8,7 @@ import json
 import click
 
 from pycontrol import zk
-from pycontrol.cli.common import home_option, resolve_home
+from pycontrol.cli.common import home_option, resolve_home, zk_auth
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.manager import State
 from pycontrol.errors import UserError
@@ -49,7 +49,7 @@ def migrate_cmd(topology, executor, to, wait, timeout, as_json, home, zk_hosts, 
     host, port = parse_target(to)
     host = nodes.get(host, host)
     try:
-        client = zk.connect(zk_hosts)
+        client = zk.connect(zk_hosts, auth=zk_auth(home))
     except UserError as e:
         raise UserError(f"{e}: no plan written, nothing moves") from e
     try:

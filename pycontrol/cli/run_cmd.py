@@ -17,7 +17,7 @@ import click
 from tenacity import Retrying, retry_if_exception_type, wait_exponential
 
 from pycontrol import zk
-from pycontrol.cli.common import home_option, resolve_home
+from pycontrol.cli.common import home_option, resolve_home, zk_auth
 from pycontrol.cli.metrics_cmd import targets
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.manager import State
@@ -52,14 +52,14 @@ def _zk_hosts(home: Path | None, zk_hosts: str | None) -> str:
     return f"{state.spec.control_host}:{state.spec.zk_port}"
 
 
-def _connect_until_stopped(hosts: str, stop: threading.Event):
+def _connect_until_stopped(hosts: str, stop: threading.Event, auth):
     """A daemon outlives ZooKeeper being down at start: retry with backoff until connected; None if
     stopped first."""
     retrying = Retrying(wait=wait_exponential(multiplier=1, max=30), retry=retry_if_exception_type(UserError),
                         stop=lambda rs: stop.is_set(), sleep=stop.wait, reraise=True,
                         before_sleep=lambda rs: log.warning("%s; retrying", rs.outcome.exception()))
     try:
-        return retrying(zk.connect, hosts)
+        return retrying(zk.connect, hosts, auth=auth)
     except UserError:
         if stop.is_set():
             return None
@@ -126,13 +126,14 @@ def run_cmd(config_path, home, ui, zk_hosts, zk_root, cpu_mhz, dry_run, once, cy
         if metrics_port:
             server, _ = serve(metrics, metrics_host, metrics_port)   # up even while ZooKeeper is not
             cleanup.callback(server.shutdown)
-        client = zk.connect(zk_hosts) if max_cycles else _connect_until_stopped(zk_hosts, stop)
+        auth = zk_auth(home)
+        client = zk.connect(zk_hosts, auth=auth) if max_cycles else _connect_until_stopped(zk_hosts, stop, auth)
         if client is None:
             log.info("stopped before ZooKeeper %s could be reached", zk_hosts)
             return
         cleanup.callback(client.close)
         cleanup.callback(client.stop)
-        mz = MetricsZk(zk_hosts, root=zk_root)
+        mz = MetricsZk(zk_hosts, root=zk_root, auth=auth)
         cleanup.callback(mz.stop)
         mz.start(10.0)   # keeps reconnecting in the background; until then rounds report the error
         rest = StormRest(ui_url)
@@ -172,7 +173,7 @@ def controller() -> None:
 
 
 def _with_store(home, zk_hosts, fn):
-    client = zk.connect(_zk_hosts(home, zk_hosts))
+    client = zk.connect(_zk_hosts(home, zk_hosts), auth=zk_auth(home))
     try:
         return fn(client, StateStore(client))
     finally:
@@ -252,7 +253,7 @@ def drain_cmd(node, topologies, timeout_s, dry_run, as_json, home, ui, zk_hosts)
     # The REST API does not list free ports; a local cluster's layout does.
     slot_ports = {n.host: list(n.slot_ports) for n in local.spec.node_specs} if local else {}
     clock = SystemClock()
-    client = zk.connect(zk_hosts)
+    client = zk.connect(zk_hosts, auth=zk_auth(home))
     try:
         io = StormClusterIO(client, StormRest(ui_url))
         store = StateStore(client)

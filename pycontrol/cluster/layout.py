@@ -15,6 +15,11 @@ class Layout:
         return self.home / "state.json"
 
     @property
+    def secrets_file(self) -> Path:
+        """The cluster's ZooKeeper credentials and UI token (pycontrol/cluster/secrets.py), mode 0600."""
+        return self.home / "secrets.json"
+
+    @property
     def storm_home(self) -> Path:
         return self.home / "storm"
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pycontrol import paths
-from pycontrol.cluster import daemons, network, ports, processes, storm_home, storm_versions, ui_token
+from pycontrol.cluster import daemons, network, ports, processes, secrets, storm_home, storm_versions, ui_token
 from pycontrol.cluster.java import find_java
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.processes import ProcessRecord
@@ -147,7 +147,7 @@ def up(spec: ClusterSpec, timeout_s: float = 240.0, echo: Callable[[str], None] 
     state = State(spec, [], time.time())
     try:
         network.up(spec)
-        storm_home.assemble(spec, layout, dist)
+        storm_home.assemble(spec, layout, dist, secrets.load_or_create(layout.secrets_file))
         deadline = started + timeout_s
         cmds = daemons.all_commands(spec, layout, java, dist)
         zk_cmd, rest_cmds = cmds[0], cmds[1:]

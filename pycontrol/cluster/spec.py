@@ -59,6 +59,7 @@ class ClusterSpec:
     name: str = "local"
     migration: bool = True              # nonstop migration agent + plan-following scheduler
     storm_version: str = DEFAULT_STORM_VERSION  # the Storm release the daemons and workers run
+    zk_acl: bool = True                 # ZooKeeper digest auth and ACLs (False: stock open ZooKeeper, insecure)
     # Extra storm.yaml keys for every daemon and worker, applied last: ((key, value), ...) sorted by key.
     extra_conf: tuple[tuple[str, Any], ...] = ()
     node_specs: tuple[NodeSpec, ...] = field(default=(), compare=False)
@@ -120,6 +121,7 @@ def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopba
               node_cpus: str | tuple[tuple[int, ...], ...] | None = None,
               node_slots: str | tuple[int, ...] | None = None,
               storm_version: str = DEFAULT_STORM_VERSION) -> ClusterSpec:
+              node_slots: str | tuple[int, ...] | None = None, zk_acl: bool = True) -> ClusterSpec:
     """Validate the user's choices and derive every node's address and ports."""
     if network not in NETWORKS:
         raise UserError(f"--network must be one of {', '.join(NETWORKS)}, got '{network}'")
@@ -156,8 +158,8 @@ def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopba
         raise UserError(f"--node-slots: every node needs between 1 and {MAX_SLOTS} slots, got {bad[0]}")
     base = ClusterSpec(home=home, nodes=nodes, slots=slots, network=network, link_bandwidth=link_bandwidth,
                        link_delay_ms=link_delay_ms, node_cpus=pinned, node_slots=counts, port_base=port_base,
-                       subnet=subnet, name=name, migration=migration, extra_conf=_extra_conf(extra_conf or {}),
-                       storm_version=storm_version)
+                       subnet=subnet, name=name, migration=migration, zk_acl=zk_acl,
+                       extra_conf=_extra_conf(extra_conf or {}), storm_version=storm_version)
     node_specs = []
     for i in range(1, nodes + 1):
         first = port_base + 100 + (i - 1) * NODE_PORT_STRIDE
@@ -239,4 +241,5 @@ def spec_from_dict(d: dict) -> ClusterSpec:
     return make_spec(Path(d["home"]), d["nodes"], d["slots"], d["network"], d["link_bandwidth"],
                      d["link_delay_ms"], d["port_base"], d["subnet"], d["name"], d.get("migration", True),
                      dict(d.get("extra_conf") or ()), tuple(tuple(c) for c in d.get("node_cpus") or ()),
-                     tuple(d.get("node_slots") or ()), d.get("storm_version", DEFAULT_STORM_VERSION))
+                     tuple(d.get("node_slots") or ()), d.get("storm_version", DEFAULT_STORM_VERSION),
+                     d.get("zk_acl", True))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pycontrol.cluster.layout import Layout
+from pycontrol.cluster.secrets import UI_TOKEN, ClusterSecrets, zk_storm_conf
 from pycontrol.cluster.spec import ClusterSpec, NodeSpec
 
 # Marks every JVM of a cluster on its command line, so `down` can find strays (e.g. orphaned workers).
@@ -50,7 +51,12 @@ def migration_conf(spec: ClusterSpec, layout: Layout) -> dict[str, Any]:
     }
 
 
-def common_conf(spec: ClusterSpec, layout: Layout) -> dict[str, Any]:
+def auth_conf(spec: ClusterSpec, secrets: ClusterSecrets | None) -> dict[str, Any]:
+    """ZooKeeper digest auth for Storm and the suite (none with --no-zk-acl or without secrets)."""
+    return zk_storm_conf(secrets) if spec.zk_acl and secrets is not None else {}
+
+
+def common_conf(spec: ClusterSpec, layout: Layout, secrets: ClusterSecrets | None = None) -> dict[str, Any]:
     """Keys every daemon and worker of the cluster shares."""
     return {
         "storm.zookeeper.servers": [spec.control_host],
@@ -76,6 +82,7 @@ def common_conf(spec: ClusterSpec, layout: Layout) -> dict[str, Any]:
         "topology.worker.logwriter.childopts": f"-Xmx64m -XX:+UseSerialGC {marker(layout)}",
         "storm.cluster.mode": "distributed",
         **migration_conf(spec, layout),
+        **auth_conf(spec, secrets),
     }
 
 
@@ -84,12 +91,11 @@ def extra_conf(spec: ClusterSpec) -> dict[str, Any]:
     return {k: list(v) if isinstance(v, tuple) else v for k, v in spec.extra_conf}
 
 
-def control_conf(spec: ClusterSpec, layout: Layout, ui_token: str | None = None) -> dict[str, Any]:
-    """Nimbus, the UI and command-line clients. ui_token: the UI REST server's nonstop.ui.token (kills and
-    rebalances through it need it); nodes never see it."""
+def control_conf(spec: ClusterSpec, layout: Layout, secrets: ClusterSecrets | None = None) -> dict[str, Any]:
+    """Nimbus, the UI and command-line clients."""
     return {
-        **common_conf(spec, layout),
-        **({"nonstop.ui.token": ui_token} if ui_token else {}),
+        **common_conf(spec, layout, secrets),
+        **({UI_TOKEN: secrets.ui_token} if secrets is not None else {}),
         "storm.local.dir": str(layout.nimbus_local_dir),
         "storm.local.hostname": spec.control_host,
         "storm.log.dir": str(layout.logs),
@@ -98,10 +104,11 @@ def control_conf(spec: ClusterSpec, layout: Layout, ui_token: str | None = None)
     }
 
 
-def node_conf(spec: ClusterSpec, layout: Layout, node: NodeSpec) -> dict[str, Any]:
+def node_conf(spec: ClusterSpec, layout: Layout, node: NodeSpec,
+              secrets: ClusterSecrets | None = None) -> dict[str, Any]:
     """One supervisor and the workers it launches (they read the same conf dir)."""
     return {
-        **common_conf(spec, layout),
+        **common_conf(spec, layout, secrets),
         "storm.local.dir": str(layout.node_local_dir(node.name)),
         "storm.local.hostname": node.host,
         "storm.log.dir": str(layout.node_log_dir(node.name)),

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import yaml
 
-from pycontrol.cluster import storm_conf, storm_versions, ui_token
+from pycontrol.cluster import storm_conf, storm_versions
 from pycontrol.cluster.layout import Layout
+from pycontrol.cluster.secrets import ClusterSecrets, write_private
 from pycontrol.cluster.spec import ClusterSpec
 from pycontrol.errors import UserError
 
@@ -17,20 +18,12 @@ from pycontrol.errors import UserError
 LINKED_LIBS = storm_versions.STORM_HOME_LIBS
 
 
-def _write_yaml(path: Path, data: dict, private: bool = False) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = yaml.safe_dump(data, default_flow_style=False, sort_keys=True)
-    if private:
-        # Created 0600 before any secret is written, so no other local user can read it even briefly.
-        path.unlink(missing_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-    else:
-        path.write_text(text)
+def _write_yaml(path: Path, data: dict) -> None:
+    """Owner-only (0600): a cluster's storm.yaml holds its ZooKeeper password and UI token."""
+    write_private(path, yaml.safe_dump(data, default_flow_style=False, sort_keys=True))
 
 
-def assemble(spec: ClusterSpec, layout: Layout, dist: Path) -> None:
+def assemble(spec: ClusterSpec, layout: Layout, dist: Path, secrets: ClusterSecrets | None = None) -> None:
     h = layout.storm_home
     h.mkdir(parents=True, exist_ok=True)
     release = storm_versions.parts(dist, spec.storm_version).storm
@@ -56,13 +49,11 @@ def assemble(spec: ClusterSpec, layout: Layout, dist: Path) -> None:
     (layout.log4j_dir / "cluster.xml").write_text(storm_conf.CLUSTER_LOG4J)
     (layout.log4j_dir / "worker.xml").write_text(storm_conf.WORKER_LOG4J)
 
-    # A fresh UI token per cluster; the file holding it is readable by its owner alone.
-    _write_yaml(layout.control_conf_dir / "storm.yaml",
-                storm_conf.control_conf(spec, layout, ui_token=ui_token.generate()), private=True)
+    _write_yaml(layout.control_conf_dir / "storm.yaml", storm_conf.control_conf(spec, layout, secrets))
     layout.logs.mkdir(parents=True, exist_ok=True)
     layout.nimbus_local_dir.mkdir(parents=True, exist_ok=True)
     for node in spec.node_specs:
-        _write_yaml(layout.node_conf_dir(node.name) / "storm.yaml", storm_conf.node_conf(spec, layout, node))
+        _write_yaml(layout.node_conf_dir(node.name) / "storm.yaml", storm_conf.node_conf(spec, layout, node, secrets))
         layout.node_local_dir(node.name).mkdir(parents=True, exist_ok=True)
         layout.node_log_dir(node.name).mkdir(parents=True, exist_ok=True)
 

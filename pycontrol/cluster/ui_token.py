@@ -1,9 +1,8 @@
-"""The UI REST server's bearer token (nonstop.ui.token): generated per cluster into the control conf's
-storm.yaml, where Nimbus's host, the UI server and the control plane's clients read it."""
+"""The UI REST server's bearer token (nonstop.ui.token), read back from the control conf's storm.yaml, where
+`cluster up` writes it (generated with the cluster's other secrets: pycontrol.cluster.secrets)."""
 
 from __future__ import annotations
 
-import secrets
 from pathlib import Path
 
 import yaml
@@ -12,14 +11,6 @@ from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.spec import ClusterSpec
 from pycontrol.errors import UserError
 from pycontrol.storm.rest import TOKEN_KEY, StormRest
-
-# 32 random bytes, URL-safe: far above the server's 16-character floor.
-TOKEN_BYTES = 32
-
-
-def generate() -> str:
-    return secrets.token_urlsafe(TOKEN_BYTES)
-
 
 def read(conf_dir: Path) -> str | None:
     """The token in conf_dir/storm.yaml, or None when that file sets none."""

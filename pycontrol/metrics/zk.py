@@ -12,11 +12,12 @@ import threading
 from dataclasses import dataclass, field
 
 from kazoo.client import KazooClient, KazooState
-from kazoo.exceptions import KazooException, NoNodeError
+from kazoo.exceptions import KazooException, NoAuthError, NoNodeError
 from kazoo.retry import KazooRetry
 
 from pycontrol.metrics.schema import DocumentError, WorkerDoc, parse_document
-from pycontrol.zk import ROOT
+from pycontrol.zk import ROOT, denied_message
+from pycontrol.zkauth import ZkAuth
 
 log = logging.getLogger(__name__)
 
@@ -41,14 +42,15 @@ class ZkReading:
 
 class MetricsZk:
     def __init__(self, hosts: str, root: str = DEFAULT_ROOT, timeout_s: float = 10.0,
-                 client: KazooClient | None = None):
+                 client: KazooClient | None = None, auth: ZkAuth | None = None):
         self.root = root.rstrip("/")
         self.client = client or KazooClient(
-            hosts=hosts, timeout=timeout_s,
+            hosts=hosts, timeout=timeout_s, auth_data=[("digest", auth.payload)] if auth else None,
             # Reconnect forever (ZooKeeper restarted), but let a single read give up quickly.
             connection_retry=KazooRetry(max_tries=-1, delay=0.3, max_delay=2.0),
             command_retry=KazooRetry(max_tries=2, delay=0.2, max_delay=1.0))
         self.hosts = hosts
+        self.auth = auth
         self._connected = threading.Event()
         self._stopping = False
         self._logged: dict[str, int] = {}  # path -> version of the bad document last logged
@@ -104,6 +106,9 @@ class MetricsZk:
             children = self.client.retry(self.client.get_children, base)
         except NoNodeError:
             return out  # no worker publishes (yet)
+        except NoAuthError:
+            out.error = denied_message(self.hosts, "list", base, self.auth)
+            return out
         except KazooException as e:
             out.error = f"ZooKeeper {self.hosts}: {e.__class__.__name__}"
             return out
@@ -113,6 +118,9 @@ class MetricsZk:
                 data, stat = self.client.retry(self.client.get, path)
             except NoNodeError:
                 continue  # the worker went away between the two reads
+            except NoAuthError:
+                out.error = denied_message(self.hosts, "read", path, self.auth)
+                return out
             except KazooException as e:
                 out.error = f"ZooKeeper {self.hosts}: {e.__class__.__name__}"
                 return out

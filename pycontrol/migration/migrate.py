@@ -57,6 +57,8 @@ def write_plan(client: KazooClient, topology: str, moves: dict[tuple[int, int], 
     try:
         doc = plan_doc(moves, rid)
         version = zk.write_json(client, path, doc) if fence is None else zk.write_json_fenced(client, path, doc, fence)
+    except zk.AccessDenied:
+        raise  # refused, not lost: nothing was stored, and the message says which credentials
     except KazooException as e:
         # The request may have reached the server before the connection broke.
         raise UserError(f"ZooKeeper connection lost while writing the plan for {topology} ({e.__class__.__name__}): "

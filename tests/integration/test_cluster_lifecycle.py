@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 from pycontrol.cluster import manager, network, processes, ui_token
+from pycontrol.cluster.secrets import cluster_zk_auth
 from pycontrol.cluster.spec import make_spec
 from pycontrol.metrics.zk import MetricsZk
 from pycontrol.storm import placement, submit
@@ -51,7 +52,7 @@ def test_netns_cluster_shaped_links_crash_recovery_and_clean_down(tmp_path):
         pinned = {port: n.cpus for n in spec.node_specs for port in n.slot_ports}
         workers = _worker_cpus(spec.home)
         assert workers and all(workers[port] == pinned[port] for port in workers), (workers, pinned)
-        mz = MetricsZk(f"{spec.control_host}:{spec.zk_port}")
+        mz = MetricsZk(f"{spec.control_host}:{spec.zk_port}", auth=cluster_zk_auth(spec.home))
         assert mz.start(30)
         try:
             docs = wait_for("metrics of both workers", lambda: len(d := mz.read(topo_id).docs) == 2 and d, 120)

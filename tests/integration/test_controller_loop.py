@@ -36,8 +36,8 @@ def wordcount(cluster):
     rest = cluster.rest
     topo_id = wait_for(f"{NAME} listed", lambda: rest.topology_id(NAME), 60)
     zk_hosts = f"{cluster.spec.control_host}:{cluster.spec.zk_port}"
-    mz = MetricsZk(zk_hosts)
-    client = zk.connect(zk_hosts)
+    mz = MetricsZk(zk_hosts, auth=cluster.zk_auth)
+    client = zk.connect(zk_hosts, auth=cluster.zk_auth)
     try:
         wait_for("executors on both nodes", lambda: len(placement.by_host(placement.placement(rest, topo_id))) == 2,
                  240, poll_s=2)
@@ -59,7 +59,8 @@ def run_once(cluster, tmp_path, policy: str, params: dict, safety: dict, **top) 
     cfg.write_text(yaml.safe_dump({"cycle_s": 5, "verify_timeout_s": 120, **top, "defaults": {"policy": "off"},
                                    "topologies": {NAME: {"policy": policy, "params": params, "safety": safety}}}))
     p = subprocess.run([sys.executable, "-m", "pycontrol", "run", "--config", str(cfg), "--ui", cluster.spec.ui_url,
-                        "--zk", f"{cluster.spec.control_host}:{cluster.spec.zk_port}", "--once", "--metrics-port", "0"],
+                        "--zk", f"{cluster.spec.control_host}:{cluster.spec.zk_port}", "--once", "--metrics-port", "0",
+                        "--home", str(cluster.spec.home)],  # its ZooKeeper credentials
                        capture_output=True, text=True, timeout=400)
     assert p.returncode == 0, p.stderr
     records = {r["topology"]: r for r in map(json.loads, p.stdout.splitlines())}

@@ -15,8 +15,9 @@ pytestmark = pytest.mark.cluster
 
 
 @pytest.fixture
-def zk_hosts(cluster):
-    return f"127.0.0.1:{cluster.spec.zk_port}"
+def connect(cluster):
+    """A client of the cluster's ZooKeeper with its credentials (its znodes get the cluster's ACL)."""
+    return lambda: zk.connect(f"127.0.0.1:{cluster.spec.zk_port}", auth=cluster.zk_auth)
 
 
 @pytest.fixture
@@ -24,9 +25,9 @@ def base():
     return f"/nonstop-test/{uuid.uuid4().hex}"
 
 
-def test_a_restarted_controller_finds_the_pending_action_and_a_stale_one_is_fenced_out(zk_hosts, base):
-    a = zk.connect(zk_hosts)
-    b = zk.connect(zk_hosts)
+def test_a_restarted_controller_finds_the_pending_action_and_a_stale_one_is_fenced_out(connect, base):
+    a = connect()
+    b = connect()
     try:
         store_a = StateStore(a, f"{base}/state")
         state, version = store_a.load()
@@ -50,9 +51,9 @@ def test_a_restarted_controller_finds_the_pending_action_and_a_stale_one_is_fenc
         b.close()
 
 
-def test_only_one_controller_leads_and_the_other_takes_over_when_it_goes(zk_hosts, base):
-    a = zk.connect(zk_hosts)
-    b = zk.connect(zk_hosts)
+def test_only_one_controller_leads_and_the_other_takes_over_when_it_goes(connect, base):
+    a = connect()
+    b = connect()
     try:
         la = Leadership(a, "ctl-a", path=f"{base}/leader")
         lb = Leadership(b, "ctl-b", path=f"{base}/leader")

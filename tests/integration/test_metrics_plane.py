@@ -67,7 +67,7 @@ def keyed(cluster):
                                        "workload.idle=2", f"workload.busy.work.us={WORK_US}", "topology.workers=2"],
                        cluster.conf_dir)
     topo_id = wait_for(f"{NAME} listed", lambda: cluster.rest.topology_id(NAME), 60)
-    zk = MetricsZk(f"{cluster.spec.control_host}:{cluster.spec.zk_port}")
+    zk = MetricsZk(cluster.zk_hosts, auth=cluster.zk_auth)
     assert zk.start(30), "collector cannot reach ZooKeeper"
     try:
         # Both workers past their first full window (a crowded machine can take minutes to start them).

@@ -34,7 +34,7 @@ def relay(cluster):
              lambda: len(placement.by_host(placement.placement(rest, topo_id))) == 2
              and len(placement.placement(rest, topo_id)) == 7, 240)
     wait_for("tuples acked", lambda: placement.acked(rest, topo_id) > 0, 120)
-    client = zk.connect(f"{cluster.spec.control_host}:{cluster.spec.zk_port}")
+    client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
     try:
         yield topo_id, client
     finally:

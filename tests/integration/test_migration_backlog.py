@@ -51,7 +51,7 @@ def backlog_run(cluster, tmp_path_factory):
                f"workload.heavy.base={COST}", "workload.heavy.classes=1", "workload.heavy.spread=1",
                # A dropped sentence must show up as a failure within the test's wait, not after 300 s.
                "topology.message.timeout.secs=45"])
-    client = zk.connect(f"{cluster.spec.control_host}:{cluster.spec.zk_port}")
+    client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
     try:
         yield run, client, feed, input_file
     finally:

@@ -66,7 +66,7 @@ def endurance(cluster, tmp_path_factory):
     run = Run(cluster, "wordcount-java", NAME,
               [f"workload.input={input_file}", "workload.total=0", feed.setting(), "topology.workers=2",
                "workload.par.split=4", "workload.par.count=4", "topology.message.timeout.secs=60"])
-    client = zk.connect(f"{cluster.spec.control_host}:{cluster.spec.zk_port}")
+    client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
     try:
         a, b = both_workers(cluster, run.topo_id)
         mover = Mover(cluster, client, NAME, run.topo_id)

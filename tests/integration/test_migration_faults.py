@@ -91,7 +91,7 @@ def stream(fcluster):
     wait_for("all 7 executors placed on both nodes",
              lambda: len(set(_where(rest, topo_id).values())) == 2 and len(_where(rest, topo_id)) == 7, 240)
     wait_for("tuples acked", lambda: _counts(rest, topo_id)[0] > 0, 120)
-    client = zk.connect(f"{fcluster.spec.control_host}:{fcluster.spec.zk_port}")
+    client = zk.connect(fcluster.zk_hosts, auth=fcluster.zk_auth)
     s = Stream(fcluster, topo_id, client, time.monotonic())
     try:
         yield s

@@ -44,7 +44,7 @@ def test_the_topology_conf_picks_the_scheduler_and_the_rest_is_default_and_plan_
     submit.submit_java("relay", ANIELLO, SETTINGS + ["nonstop.scheduler=aniello-offline", "nonstop.aniello.alpha=1",
                                                      "nonstop.aniello.beta=1"], cluster.conf_dir)
     submit.submit_java("relay", PLAIN, SETTINGS, cluster.conf_dir)
-    client = zk.connect(f"{cluster.spec.control_host}:{cluster.spec.zk_port}")
+    client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
     ids = {}
     try:
         for n in (ANIELLO, PLAIN):
@@ -101,7 +101,7 @@ RAS_PLAIN = "sched-ras-plain"
 
 def test_a_ras_topology_is_placed_by_storms_resource_aware_scheduler_beside_others(cluster):
     rest = cluster.rest
-    client = zk.connect(f"{cluster.spec.control_host}:{cluster.spec.zk_port}")
+    client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
     ids = {}
     try:
         submit.submit_java("relay", RAS_PLAIN, SETTINGS, cluster.conf_dir)

@@ -65,8 +65,8 @@ def test_otd_relieves_an_induced_hot_spot_live_one_move_per_cycle(cluster, tmp_p
     submit_workload("grouping-count", NAME, SETTINGS + [f"workload.input={keys}"], cluster.conf_dir)
     rest = cluster.rest
     zk_hosts = f"{cluster.spec.control_host}:{cluster.spec.zk_port}"
-    client = zk.connect(zk_hosts)
-    mz = MetricsZk(zk_hosts)
+    client = zk.connect(zk_hosts, auth=cluster.zk_auth)
+    mz = MetricsZk(zk_hosts, auth=cluster.zk_auth)
     topo_id = wait_for(f"{NAME} listed", lambda: rest.topology_id(NAME), 60)
     try:
         assert mz.start(30)

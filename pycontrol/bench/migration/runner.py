@@ -25,6 +25,7 @@ from pycontrol.bench.migration.schemes import (BASELINE, BY_PLAN, BY_REBALANCE, 
                                                plan_runs)
 from pycontrol.cluster import manager, ui_token
 from pycontrol.cluster.layout import Layout
+from pycontrol.cluster.secrets import cluster_zk_auth
 from pycontrol.cluster.spec import ClusterSpec, make_spec
 from pycontrol.errors import UserError
 from pycontrol.migration.observe import move_timeline, slot_events, worker_pids
@@ -98,7 +99,8 @@ class ClusterSession:
         self.topo_id = _wait(f"{self.topology} listed", lambda: self._topology_id(), 120)
         warm = self._warm_up(t0)
         if any(s.scheme.realize == BY_PLAN for s in self.run.segments):
-            self.client = zk.connect(f"{self.spec.control_host}:{self.spec.zk_port}")
+            self.client = zk.connect(f"{self.spec.control_host}:{self.spec.zk_port}",
+                                     auth=cluster_zk_auth(self.spec.home))
             self.components = ExecutorComponents(self.rest, self.topo_id)
             warm["executors_identified"] = self._identify_executors()
         return warm

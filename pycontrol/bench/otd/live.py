@@ -17,6 +17,7 @@ from pycontrol import zk
 from pycontrol.bench.otd.samples import Sample, sample_of
 from pycontrol.cluster import manager, ui_token
 from pycontrol.cluster.layout import Layout
+from pycontrol.cluster.secrets import cluster_zk_auth
 from pycontrol.cluster.spec import ClusterSpec
 from pycontrol.controller import policy as policy_mod
 from pycontrol.controller import snapshot
@@ -180,8 +181,9 @@ def _run_on(spec: ClusterSpec, exp: Experiment, echo, metrics_port: int, stop: t
     submit_workload(exp.workload, exp.topology, list(exp.settings), layout.control_conf_dir)
     topo_id = _wait(f"{exp.topology} listed", lambda: rest.topology_id(exp.topology), 120)
     data = RunData(topo_id)
-    client = zk.connect(zk_hosts)
-    mz = MetricsZk(zk_hosts)
+    auth = cluster_zk_auth(spec.home)
+    client = zk.connect(zk_hosts, auth=auth)
+    mz = MetricsZk(zk_hosts, auth=auth)
     server = None
     try:
         _wait(f"{exp.topology}'s executors on all {spec.nodes} nodes",

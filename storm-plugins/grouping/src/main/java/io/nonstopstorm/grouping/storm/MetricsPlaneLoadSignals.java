@@ -8,6 +8,7 @@ import io.nonstopstorm.grouping.signal.NoLoadSignals;
 import io.nonstopstorm.grouping.signal.SignalEdge;
 import io.nonstopstorm.grouping.signal.SignalLog;
 import io.nonstopstorm.metrics.MetricsSettings;
+import io.nonstopstorm.metrics.zk.ZkAuth;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFramework;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.storm.shade.org.apache.curator.retry.RetryNTimes;
@@ -61,9 +62,11 @@ public final class MetricsPlaneLoadSignals implements LoadSignalsProvider {
     private static LoadSignals start(SignalEdge edge) {
         MetricsSettings settings;
         long pollMs;
+        ZkAuth auth;
         try {
             settings = MetricsSettings.fromConf(edge.conf());
             pollMs = pollMillis(edge.conf());
+            auth = ZkAuth.fromConf(edge.conf()).orElse(null);
         } catch (IllegalArgumentException | LinkageError e) {
             LOG.warn("CG edge {}: no load reports to read ({}); routing without signals", edge.channel(), e.toString());
             return NoLoadSignals.INSTANCE;
@@ -73,7 +76,7 @@ public final class MetricsPlaneLoadSignals implements LoadSignalsProvider {
         long graceMs = 2L * settings.periodSecs() * 1000 + pollMs;
         SignalLog log = new SignalLog();
         EdgeSignalPump pump = new EdgeSignalPump(edge.channel(),
-            new ZkLoadReportSource(client(settings), settings.zkRoot() + "/" + edge.topologyId()),
+            new ZkLoadReportSource(client(settings, auth), settings.zkRoot() + "/" + edge.topologyId()),
             edge.targetComponent(), new LoadReportDelegation(edge.policy(), edge.targetTasks(), graceMs), log,
             System::currentTimeMillis);
         poller().scheduleWithFixedDelay(() -> {
@@ -103,14 +106,15 @@ public final class MetricsPlaneLoadSignals implements LoadSignalsProvider {
         return ms;
     }
 
-    private static CuratorFramework client(MetricsSettings settings) {
+    /** One client per ZooKeeper, authenticated with the cluster's credentials when the conf has them. */
+    private static CuratorFramework client(MetricsSettings settings, ZkAuth auth) {
         return CLIENTS.computeIfAbsent(settings.zkConnect(), connect -> {
-            CuratorFramework c = CuratorFrameworkFactory.builder()
+            CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
                 .connectString(connect)
                 .sessionTimeoutMs(settings.sessionTimeoutMs())
                 .connectionTimeoutMs(settings.connectionTimeoutMs())
-                .retryPolicy(new RetryNTimes(1, 200)) // the next poll is the real retry
-                .build();
+                .retryPolicy(new RetryNTimes(1, 200)); // the next poll is the real retry
+            CuratorFramework c = (auth == null ? builder : auth.apply(builder, settings.zkRoot())).build();
             c.start();
             return c;
         });

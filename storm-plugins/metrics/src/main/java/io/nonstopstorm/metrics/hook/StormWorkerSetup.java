@@ -7,6 +7,7 @@ import io.nonstopstorm.metrics.WorkerSetup;
 import io.nonstopstorm.metrics.cpu.JvmThreadSource;
 import io.nonstopstorm.metrics.proc.ProcFs;
 import io.nonstopstorm.metrics.publish.ZkPublisher;
+import io.nonstopstorm.metrics.zk.ZkAuth;
 import org.apache.storm.task.TopologyContext;
 
 /** Builds a worker's metrics setup from Storm's worker conf and topology context. */
@@ -24,7 +25,7 @@ final class StormWorkerSetup {
         return new WorkerSetup(topologyId, port, settings, pid, ManagementFactory.getRuntimeMXBean().getStartTime(),
             TopologyShapeReader.read(context), StormQueueProbe.from(context),
             new ZkPublisher(settings.zkConnect(), settings.sessionTimeoutMs(), settings.connectionTimeoutMs(),
-                settings.workerPath(topologyId, port)),
+                settings.workerPath(topologyId, port), ZkAuth.fromConf(conf).orElse(null), settings.zkRoot()),
             new JvmThreadSource(), ProcFs.system(), Long.toString(pid),
             () -> os == null ? -1 : os.getProcessCpuTime(), System::nanoTime, System::currentTimeMillis);
     }

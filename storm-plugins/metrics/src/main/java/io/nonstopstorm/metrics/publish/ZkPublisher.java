@@ -1,5 +1,6 @@
 package io.nonstopstorm.metrics.publish;
 
+import io.nonstopstorm.metrics.zk.ZkAuth;
 import java.nio.charset.StandardCharsets;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFramework;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFrameworkFactory;
@@ -17,6 +18,7 @@ import org.slf4j.LoggerFactory;
  * on its own, and the next publish recreates the node. A node left by a dead earlier worker on the same
  * port (its session not yet expired) is replaced rather than written into, so it cannot vanish later.
  * A failed publish is logged once per outage and retried by the next window, never blocking long.
+ * With credentials, the client authenticates and the node (and any parent it creates) gets the suite's ACL.
  */
 public final class ZkPublisher implements DocumentSink {
     private static final Logger LOG = LoggerFactory.getLogger(ZkPublisher.class);
@@ -25,14 +27,28 @@ public final class ZkPublisher implements DocumentSink {
     private final int sessionTimeoutMs;
     private final int connectionTimeoutMs;
     private final String path;
+    private final ZkAuth auth;
+    private final String metricsRoot;
     private CuratorFramework client;
     private volatile boolean failing;
 
+    /** An unauthenticated publisher (an open ZooKeeper). */
     public ZkPublisher(String connect, int sessionTimeoutMs, int connectionTimeoutMs, String path) {
+        this(connect, sessionTimeoutMs, connectionTimeoutMs, path, null, null);
+    }
+
+    /**
+     * @param auth the cluster's credentials, or null for an open ZooKeeper
+     * @param metricsRoot the metrics documents' root, world-readable below it if {@code auth} says so
+     */
+    public ZkPublisher(String connect, int sessionTimeoutMs, int connectionTimeoutMs, String path, ZkAuth auth,
+                       String metricsRoot) {
         this.connect = connect;
         this.sessionTimeoutMs = sessionTimeoutMs;
         this.connectionTimeoutMs = connectionTimeoutMs;
         this.path = path;
+        this.auth = auth;
+        this.metricsRoot = metricsRoot;
     }
 
     @Override
@@ -40,13 +56,13 @@ public final class ZkPublisher implements DocumentSink {
         if (client != null) {
             return;
         }
-        client = CuratorFrameworkFactory.builder()
+        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
             .connectString(connect)
             .sessionTimeoutMs(sessionTimeoutMs)
             .connectionTimeoutMs(connectionTimeoutMs)
             // One quick retry per operation: the next window is the real retry, so a publish never stalls.
-            .retryPolicy(new RetryNTimes(1, 200))
-            .build();
+            .retryPolicy(new RetryNTimes(1, 200));
+        client = (auth == null ? builder : auth.apply(builder, metricsRoot)).build();
         client.getConnectionStateListenable().addListener((c, state) -> onState(state));
         client.start();
     }

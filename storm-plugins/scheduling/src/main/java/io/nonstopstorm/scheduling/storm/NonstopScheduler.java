@@ -92,7 +92,7 @@ public class NonstopScheduler implements IScheduler {
         Map<String, Object> c = conf == null ? Map.of() : conf;
         try {
             channel = ZkPlanChannel.fromStormConf(c);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) { // e.g. malformed auth keys, or no metrics jar in extlib
             LOG.error("nonstop scheduler cannot reach ZooKeeper: no plans, decision records or measurements", e);
         }
         plans = new PlanFollowingScheduler(channel, clock);

@@ -1,5 +1,6 @@
 package io.nonstopstorm.scheduling.zk;
 
+import io.nonstopstorm.metrics.zk.ZkAuth;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -9,7 +10,9 @@ import org.apache.storm.shade.org.apache.curator.retry.ExponentialBackoffRetry;
 
 /**
  * A ZooKeeper client for the project's znodes outside Storm's root, built with Storm's shaded Curator
- * (on Nimbus's classpath through storm-server) from the servers in Nimbus's conf.
+ * (on Nimbus's classpath through storm-server) from the servers in Nimbus's conf. With Storm's digest auth
+ * in the conf it authenticates, and every znode it creates (parents included) is for that principal only
+ * ({@link ZkAuth}, from the metrics jar in extlib).
  */
 public final class ZkClients {
 
@@ -19,7 +22,7 @@ public final class ZkClients {
     /**
      * Starts a client (it connects in the background) to {@code storm.zookeeper.servers}/{@code port}.
      *
-     * @throws IllegalArgumentException if no server is configured
+     * @throws IllegalArgumentException if no server is configured, or the auth keys are malformed
      */
     public static CuratorFramework fromStormConf(Map<String, Object> conf) {
         Object listed = conf.get("storm.zookeeper.servers");
@@ -28,12 +31,12 @@ public final class ZkClients {
         }
         Object port = conf.getOrDefault("storm.zookeeper.port", 2181);
         String connect = servers.stream().map(s -> s + ":" + port).collect(Collectors.joining(","));
-        CuratorFramework c = CuratorFrameworkFactory.builder()
+        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
             .connectString(connect)
             .sessionTimeoutMs(20_000)
             .connectionTimeoutMs(5_000)
-            .retryPolicy(new ExponentialBackoffRetry(200, 3))
-            .build();
+            .retryPolicy(new ExponentialBackoffRetry(200, 3));
+        CuratorFramework c = ZkAuth.configure(builder, conf, null).build();
         c.start();
         return c;
     }
