@@ -153,7 +153,7 @@ def test_a_missing_advice_turns_migration_off_and_plans_for_those_nodes_are_reje
     layout = Layout(cluster.spec.home)
 
     # Each supervisor: one ERROR line naming the Storm version and the missing advice, and its record.
-    client = zk.connect(f"{cluster.spec.control_host}:{cluster.spec.zk_port}")
+    client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
     try:
         for n in cluster.spec.node_specs:
             log = (layout.node_log_dir(n.name) / "supervisor.log").read_text(errors="replace")
@@ -204,7 +204,7 @@ def test_b_a_failing_reconcile_ends_the_workers_the_storm_way_and_nothing_is_los
     assert len(pids) == 2 and all(psutil.pid_exists(p) for p in pids.values()), pids
     t0_ms = time.time() * 1000
 
-    client = zk.connect(f"{cluster.spec.control_host}:{cluster.spec.zk_port}")
+    client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
     try:
         result = migrate(client, rest, name, executor, _target(target), timeout_s=120)
     finally:

@@ -59,7 +59,8 @@ class Daemon:
         with self.log.open("w") as out:
             self.proc = subprocess.Popen([sys.executable, "-m", "pycontrol", "run", "--config", str(cfg), "--ui",
                                           cluster.spec.ui_url, "--zk", zk_hosts(cluster), "--id", ident,
-                                          "--metrics-port", str(self.port)], stdout=out, stderr=subprocess.STDOUT)
+                                          "--metrics-port", str(self.port),
+                                          "--home", str(cluster.spec.home)],  # its ZooKeeper credentials, stdout=out, stderr=subprocess.STDOUT)
 
     def samples(self) -> list:
         assert self.proc.poll() is None, f"the controller exited:\n{self.log.read_text()[-3000:]}"
@@ -89,7 +90,7 @@ class Daemon:
 
 
 def lock_holders(cluster) -> list[str]:
-    client = zk.connect(zk_hosts(cluster))
+    client = zk.connect(zk_hosts(cluster), auth=cluster.zk_auth)
     try:
         return Leadership(client, "reader").contenders()
     finally:
@@ -100,7 +101,7 @@ def lock_holders(cluster) -> list[str]:
 def test_a_standby_leads_when_the_leaders_session_expires_and_the_old_leaders_late_plan_is_fenced(cluster):
     base = f"/nonstop-test/{uuid.uuid4().hex}"
     topology = f"it-fence-{uuid.uuid4().hex[:8]}"
-    a, b = zk.connect(zk_hosts(cluster)), zk.connect(zk_hosts(cluster))
+    a, b = zk.connect(zk_hosts(cluster), auth=cluster.zk_auth), zk.connect(zk_hosts(cluster), auth=cluster.zk_auth)
     try:
         la = Leadership(a, "ctl-a", path=f"{base}/leader", epoch_path=f"{base}/epoch")
         lb = Leadership(b, "ctl-b", path=f"{base}/leader", epoch_path=f"{base}/epoch")
@@ -143,7 +144,7 @@ def test_a_killed_topology_leaves_no_state_series_or_znodes_after_the_next_cycle
     rest = cluster.rest
     submit_workload("wordcount-java", name, ["topology.workers=1", "workload.rate=10"], cluster.conf_dir)
     topo_id = wait_for(f"{name} listed", lambda: rest.topology_id(name), 120)
-    client = zk.connect(zk_hosts(cluster))
+    client = zk.connect(zk_hosts(cluster), auth=cluster.zk_auth)
     daemon = Daemon(cluster, tmp_path, "it-ctl-prune", {name: {"policy": "plan-only"}})
     store = StateStore(client)
     try:

@@ -48,7 +48,7 @@ def topology(cluster):
     rest = cluster.rest
     topo_id = wait_for(f"{NAME} listed", lambda: rest.topology_id(NAME), 60)
     wait_for("all four executors placed", lambda: len(placement.placement(rest, topo_id)) == 4, 300)
-    client = zk.connect(f"{cluster.spec.control_host}:{cluster.spec.zk_port}")
+    client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
     try:
         yield topo_id, client
     finally:

@@ -63,7 +63,7 @@ def test_the_cluster_runs_the_release_and_reports_its_version(release):
     lib = (release.layout.storm_home / "lib").resolve()
     assert (lib / f"storm-server-{version}.jar").is_file()
     # Each supervisor's agent verified itself on this release: migration is on, nothing missing.
-    client = zk.connect(f"{release.spec.control_host}:{release.spec.zk_port}")
+    client = zk.connect(release.zk_hosts, auth=release.zk_auth)
     try:
         for node in release.spec.node_specs:
             doc, _ = wait_for(f"{node.host}'s agent record",
@@ -80,8 +80,8 @@ def test_an_acked_word_count_survives_three_live_moves_with_exact_counts(release
     run = Run(release, "wordcount-java", "versions-wc",
               [f"workload.input={input_file}", "workload.total=0", feed.setting(), "topology.workers=2",
                "workload.par.split=2", "workload.par.count=2", "topology.message.timeout.secs=60"])
-    client = zk.connect(f"{release.spec.control_host}:{release.spec.zk_port}")
-    metrics = MetricsZk(f"{release.spec.control_host}:{release.spec.zk_port}")
+    client = zk.connect(release.zk_hosts, auth=release.zk_auth)
+    metrics = MetricsZk(release.zk_hosts, auth=release.zk_auth)
     try:
         a, b = both_workers(release, run.topo_id)
         mover = Mover(release, client, "versions-wc", run.topo_id)
@@ -132,7 +132,7 @@ def test_a_python_executor_moves_with_its_child_process(release):
     rest = release.rest
     run = Run(release, "wordcount-py", "versions-wc-py",
               ["topology.workers=2", "workload.par.split=2", "workload.par.count=2", "workload.rate=30"])
-    client = zk.connect(f"{release.spec.control_host}:{release.spec.zk_port}")
+    client = zk.connect(release.zk_hosts, auth=release.zk_auth)
     try:
         a, b = both_workers(release, run.topo_id)
         mover = Mover(release, client, "versions-wc-py", run.topo_id, timeout_s=120)
@@ -173,7 +173,8 @@ def _pycontrol(*args: str, timeout_s: float = 400) -> subprocess.CompletedProces
 
 def _controller_cycle(release, config: Path) -> dict:
     p = _pycontrol("run", "--config", str(config), "--ui", release.spec.ui_url,
-                   "--zk", f"{release.spec.control_host}:{release.spec.zk_port}", "--once", "--metrics-port", "0")
+                   "--zk", f"{release.spec.control_host}:{release.spec.zk_port}", "--once", "--metrics-port", "0",
+                   "--home", str(release.spec.home))  # its ZooKeeper credentials
     assert p.returncode == 0, p.stderr
     (record,) = [json.loads(line) for line in p.stdout.splitlines()]
     return record
@@ -181,8 +182,8 @@ def _controller_cycle(release, config: Path) -> dict:
 
 def test_a_named_scheduler_the_controller_and_drain_work(release, tmp_path):
     rest = release.rest
-    client = zk.connect(f"{release.spec.control_host}:{release.spec.zk_port}")
-    metrics = MetricsZk(f"{release.spec.control_host}:{release.spec.zk_port}")
+    client = zk.connect(release.zk_hosts, auth=release.zk_auth)
+    metrics = MetricsZk(release.zk_hosts, auth=release.zk_auth)
     names = ("versions-aniello", "versions-ctl")
     try:
         # A topology that names a scheduler in its conf is placed by it (Aniello offline, alpha = beta = 1:
