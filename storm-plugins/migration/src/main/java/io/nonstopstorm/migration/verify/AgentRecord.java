@@ -1,5 +1,6 @@
 package io.nonstopstorm.migration.verify;
 
+import io.nonstopstorm.metrics.zk.ZkAuth;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -47,11 +48,12 @@ public final class AgentRecord implements AutoCloseable {
         }
         Object port = conf.getOrDefault("storm.zookeeper.port", 2181);
         String connect = servers.stream().map(s -> s + ":" + port).collect(Collectors.joining(","));
-        CuratorFramework c = CuratorFrameworkFactory.builder()
+        // Authenticated, and created for the suite's digest principal only, when the conf sets ZooKeeper auth.
+        CuratorFramework c = ZkAuth.configure(CuratorFrameworkFactory.builder()
             .connectString(connect)
             .sessionTimeoutMs(20_000)
             .connectionTimeoutMs(5_000)
-            .retryPolicy(new ExponentialBackoffRetry(200, 3))
+            .retryPolicy(new ExponentialBackoffRetry(200, 3)), conf, null)
             .build();
         c.start();
         return c;
