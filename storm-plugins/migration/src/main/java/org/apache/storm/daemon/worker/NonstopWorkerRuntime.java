@@ -142,7 +142,8 @@ public final class NonstopWorkerRuntime {
             }
             VerificationReport report = AgentStatus.resolve(ws.conf);
             if (report != null) {
-                new MigrationEventLog(s.planDir().resolve("worker-" + ws.port + ".events.jsonl"), System::currentTimeMillis)
+                new MigrationEventLog(s.planDir().resolve("worker-" + ws.port + ".events.jsonl"), System::currentTimeMillis,
+                                      s.eventsMaxBytes())
                     .append("agent", report.fields(ManagementFactory.getRuntimeMXBean().getName(),
                                                    System.currentTimeMillis()));
             }
