@@ -1,7 +1,7 @@
 """The ports one role serves and another scrapes agree, without building a cluster: the roles' variables
 are rendered for the netns inventory's hosts (connection local, nothing changed), and Prometheus'
 scrape configuration must name every daemon at the address and port its own role makes it listen on.
-tests/ops/test_ansible_cluster.py checks the same against a running deployment (opt-in, slow)."""
+tests/ops/test_ansible_cluster.py checks the same against a running deployment (slow)."""
 
 from __future__ import annotations
 
@@ -54,8 +54,9 @@ def rendered(tmp_path_factory) -> dict[str, dict]:
            "NONSTOP_NETNS_DIR": str(work), "NONSTOP_WHEELHOUSE": str(work), "ANSIBLE_NOCOLOR": "1"}
     # include_vars of the roles' defaults outranks the inventory's group_vars, so the netns inventory's one
     # override that matters here is given again as an extra var (which outranks both).
+    # ZooKeeper auth is switched on here (it is off by default, see group_vars/all.yml) to check what it renders.
     p = run([ops_bin("ansible-playbook"), "-i", "inventories/netns", "-e", "storm_common_migration_agent_enabled=true",
-             work / "render.yml"], cwd=ANSIBLE_DIR, env=env, timeout_s=300)
+             "-e", "nonstop_zookeeper_auth_enabled=true", work / "render.yml"], cwd=ANSIBLE_DIR, env=env, timeout_s=300)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
     return {f.stem: json.loads(f.read_text()) for f in work.glob("*.json")}
 
