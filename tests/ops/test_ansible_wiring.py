@@ -23,7 +23,7 @@ ROLES = ["prometheus", "pycontrol", "node_exporter", "zookeeper", "storm_common"
          "storm_ui", "storm_supervisor", "firewall"]
 SHOWN = ["group_names", "prometheus_config", "pycontrol_service_def", "pycontrol_metrics_service_def", "node_exporter_service_def",
          "zookeeper_service_def", "storm_nimbus_service_def", "storm_ui_service_def", "storm_supervisor_service_def",
-         "storm_common_conf", "zookeeper_conf", "pycontrol_storm_conf", "firewall_ports", "firewall_nft"]
+         "storm_common_conf", "zookeeper_conf", "pycontrol_secret_environment", "firewall_ports", "firewall_nft"]
 FIREWALL_TEMPLATE = ANSIBLE_DIR / "roles" / "firewall" / "templates" / "firewall.nft.j2"
 
 
@@ -146,12 +146,17 @@ def test_every_storm_host_and_pycontrol_get_the_same_generated_secrets_and_a_loo
     for conf in storm.values():
         assert conf["storm.zookeeper.auth.scheme"] == "digest"
         assert conf["storm.zookeeper.superACL"] == "digest:" + zookeeper_digest_id(payload)
+        # Workers authenticate as the cluster too (Storm's exists() on /storm needs READ on ZooKeeper 3.8).
+        assert conf["storm.zookeeper.topology.auth.scheme"] == "digest"
+        assert conf["storm.zookeeper.topology.auth.payload"] == payload
         assert conf["ui.host"] == "127.0.0.1"
-    pycontrol = rendered["storm1"]["pycontrol_storm_conf"]
-    assert pycontrol["storm.zookeeper.auth.payload"] == payload and pycontrol["nonstop.ui.token"] == token
-    assert pycontrol["storm.zookeeper.servers"] == storm["storm1"]["storm.zookeeper.servers"]
+    # pycontrol's services read them from a 0600 file their launcher sources, never from their command line.
+    assert rendered["storm1"]["pycontrol_secret_environment"] == {"PYCONTROL_ZK_AUTH": payload, "NONSTOP_UI_TOKEN": token}
+    for service in ("pycontrol_service_def", "pycontrol_metrics_service_def"):
+        definition = rendered["storm1"][service]
+        assert definition["environment_file"] == "/etc/pycontrol/secrets.env"
+        assert payload not in json.dumps(definition) and token not in json.dumps(definition)
     # The controller, on the UI host, reaches the UI over loopback.
-    assert rendered["storm1"]["pycontrol_service_def"]["environment"]["STORM_CONF_DIR"] == "/etc/pycontrol"
     ui = listen_address(rendered["storm1"]["pycontrol_service_def"]["command"], "--ui")
     assert ui == "http://127.0.0.1:8080"
 
