@@ -11,16 +11,46 @@ enters them through its pid. Every daemon started there lives in the host's netw
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
 import signal
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 OVERLAID_DIRS = ("/etc", "/opt", "/var", "/run")
 PREFIX_LEN = 24
+CLONE_NEWNET = 0x40000000
+
+
+def call_in_netns(netns: str, fn, *args, **kwargs):
+    """fn(*args, **kwargs) in a thread that joined the named network namespace (`ip netns`): the sockets it
+    opens are that host's. A namespace is per thread, so the caller's own network stays as it was."""
+    outcome: dict = {}
+
+    def target():
+        libc = ctypes.CDLL(None, use_errno=True)
+        fd = os.open(f"/run/netns/{netns}", os.O_RDONLY)
+        try:
+            if libc.setns(fd, CLONE_NEWNET) != 0:
+                outcome["error"] = OSError(ctypes.get_errno(), f"setns into {netns}")
+                return
+        finally:
+            os.close(fd)
+        try:
+            outcome["value"] = fn(*args, **kwargs)
+        except BaseException as e:  # noqa: BLE001 - handed to the caller's thread as it is
+            outcome["error"] = e
+
+    thread = threading.Thread(target=target, name=f"in-{netns}")
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
 
 
 @dataclass(frozen=True)
@@ -100,6 +130,11 @@ class NetnsHosts:
                 time.sleep(0.05)
             # `ip netns exec` and `unshare` exec (no fork): the Popen pid is the sleep's.
             (self.pid_dir / f"{h.name}.pid").write_text(f"{self.holders[h.name].pid}\n")
+
+    def call_in(self, name: str, fn, *args, **kwargs):
+        """fn(*args, **kwargs) with the network of host `name` (see call_in_netns)."""
+        (host,) = [h for h in self.hosts if h.name == name]
+        return call_in_netns(host.netns, fn, *args, **kwargs)
 
     def pids_in(self, host: NetnsHost) -> list[int]:
         p = _run("ip", "netns", "pids", host.netns, check=False)
