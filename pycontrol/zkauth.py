@@ -21,6 +21,9 @@ from pycontrol.errors import UserError
 AUTH_SCHEME = "storm.zookeeper.auth.scheme"
 AUTH_PAYLOAD = "storm.zookeeper.auth.payload"
 METRICS_WORLD_READ = "nonstop.zookeeper.metrics.world.read"
+# The payload a topology's workers use; a secured cluster sets it to its own (pycontrol.cluster.secrets).
+TOPOLOGY_AUTH_SCHEME = "storm.zookeeper.topology.auth.scheme"
+TOPOLOGY_AUTH_PAYLOAD = "storm.zookeeper.topology.auth.payload"
 # The payload of another cluster's ZooKeeper, for commands given --zk HOST:PORT (an environment variable,
 # so the password never shows in a process list).
 AUTH_ENV = "PYCONTROL_ZK_AUTH"

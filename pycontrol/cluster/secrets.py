@@ -16,7 +16,7 @@ import yaml
 
 from pycontrol.cluster.layout import Layout
 from pycontrol.errors import UserError
-from pycontrol.zkauth import AUTH_PAYLOAD, AUTH_SCHEME, ZkAuth
+from pycontrol.zkauth import AUTH_PAYLOAD, AUTH_SCHEME, TOPOLOGY_AUTH_PAYLOAD, TOPOLOGY_AUTH_SCHEME, ZkAuth
 
 ZK_USER = "nonstop"
 UI_TOKEN = "nonstop.ui.token"
@@ -27,8 +27,6 @@ UI_TOKEN_MIN_CHARS = 32
 # payload of its own would get NoAuth on /storm. They get the cluster's payload: they publish the suite's
 # metrics documents under that principal anyway.
 SUPER_ACL = "storm.zookeeper.superACL"
-TOPOLOGY_AUTH_SCHEME = "storm.zookeeper.topology.auth.scheme"
-TOPOLOGY_AUTH_PAYLOAD = "storm.zookeeper.topology.auth.payload"
 
 
 @dataclass(frozen=True)

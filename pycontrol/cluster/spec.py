@@ -120,8 +120,7 @@ def make_spec(home: Path, nodes: int = 2, slots: int = 4, network: str = "loopba
               migration: bool = True, extra_conf: Mapping[str, Any] | None = None,
               node_cpus: str | tuple[tuple[int, ...], ...] | None = None,
               node_slots: str | tuple[int, ...] | None = None,
-              storm_version: str = DEFAULT_STORM_VERSION) -> ClusterSpec:
-              node_slots: str | tuple[int, ...] | None = None, zk_acl: bool = True) -> ClusterSpec:
+              storm_version: str = DEFAULT_STORM_VERSION, zk_acl: bool = True) -> ClusterSpec:
     """Validate the user's choices and derive every node's address and ports."""
     if network not in NETWORKS:
         raise UserError(f"--network must be one of {', '.join(NETWORKS)}, got '{network}'")

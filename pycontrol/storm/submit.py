@@ -9,9 +9,10 @@ from pathlib import Path
 
 import yaml
 
-from pycontrol import paths
+from pycontrol import paths, zkauth
 from pycontrol.cluster.java import find_java
 from pycontrol.errors import UserError
+from pycontrol.zkauth import TOPOLOGY_AUTH_PAYLOAD, TOPOLOGY_AUTH_SCHEME
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +44,15 @@ def client_conf_dir(nimbus: str | None, conf_dir: Path | None) -> tuple[Path, te
     host, _, port = nimbus.rpartition(":")
     if not host or not port.isdigit():
         raise UserError(f"--nimbus must be HOST:PORT, got '{nimbus}'")
-    tmp = tempfile.TemporaryDirectory(prefix="pycontrol-client-")
-    Path(tmp.name, "storm.yaml").write_text(yaml.safe_dump({"nimbus.seeds": [host], "nimbus.thrift.port": int(port)}))
+    conf: dict = {"nimbus.seeds": [host], "nimbus.thrift.port": int(port)}
+    auth = zkauth.from_env()
+    if auth is not None:
+        # A cluster with ZooKeeper ACLs runs its workers on the cluster's payload (pycontrol.cluster.secrets):
+        # without it here, Storm's submitter would give the topology a payload of its own, and its workers
+        # would die with NoAuth on /storm.
+        conf.update({TOPOLOGY_AUTH_SCHEME: "digest", TOPOLOGY_AUTH_PAYLOAD: auth.payload})
+    tmp = tempfile.TemporaryDirectory(prefix="pycontrol-client-")   # 0700: the payload stays private
+    Path(tmp.name, "storm.yaml").write_text(yaml.safe_dump(conf))
     return Path(tmp.name), tmp
 
 

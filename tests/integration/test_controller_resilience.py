@@ -60,7 +60,8 @@ class Daemon:
             self.proc = subprocess.Popen([sys.executable, "-m", "pycontrol", "run", "--config", str(cfg), "--ui",
                                           cluster.spec.ui_url, "--zk", zk_hosts(cluster), "--id", ident,
                                           "--metrics-port", str(self.port),
-                                          "--home", str(cluster.spec.home)],  # its ZooKeeper credentials, stdout=out, stderr=subprocess.STDOUT)
+                                          "--home", str(cluster.spec.home)],  # its ZooKeeper credentials
+                                         stdout=out, stderr=subprocess.STDOUT)
 
     def samples(self) -> list:
         assert self.proc.poll() is None, f"the controller exited:\n{self.log.read_text()[-3000:]}"
