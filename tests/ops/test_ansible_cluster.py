@@ -50,10 +50,6 @@ PACKAGES = ["openjdk-17-jre-headless", "prometheus", "prometheus-node-exporter",
 # Ports as in ansible/group_vars/all.yml.
 ZK_PORT, NIMBUS_PORT, SUPERVISOR_PORT, UI_PORT, NODE_EXPORTER_PORT, PROMETHEUS_PORT, PYCONTROL_METRICS_PORT, CONTROLLER_PORT = (
     2181, 6627, 6628, 8080, 9100, 9090, 9465, 9466)
-# The suite's znodes under /nonstop get digest ACLs from pycontrol and the plugins once they read the
-# payload from storm.yaml (pycontrol/cluster/secrets.py comes with that work), and once the playbook
-# renders it (nonstop_zookeeper_auth_enabled, off for now: see ansible/group_vars/all.yml).
-NONSTOP_ACLS = (REPO / "pycontrol" / "cluster" / "secrets.py").exists()
 # The daemon JVMs' JMX exporter agents (nonstop_jvm_exporter_ports): group -> port.
 JVM_EXPORTER_PORTS = {"zookeeper": 7070, "nimbus": 7071, "ui": 7072, "supervisors": 7073}
 PYCONTROL_LEFT_OUT = ("pyspark",)
@@ -297,7 +293,9 @@ def relay(deployment):
     # Submitted from this machine, an admin source: Nimbus is reachable, the UI (loopback there) is not.
     p = run([REPO / ".venv" / "bin" / "pycontrol", "topology", "submit", "relay", "--name", TOPOLOGY,
              "--nimbus", nimbus, "--ui", f"http://127.0.0.1:{UI_PORT}", "--set", "topology.workers=2", "--set", f"workload.total={RELAY_TOTAL}",
-             "--set", f"workload.rate={RELAY_RATE}", "--set", "topology.stats.sample.rate=1.0"], timeout_s=180)
+             "--set", f"workload.rate={RELAY_RATE}", "--set", "topology.stats.sample.rate=1.0"], timeout_s=180,
+            # The cluster's ZooKeeper payload, which its workers must run on (ACLs are on by default).
+            env={**os.environ, "PYCONTROL_ZK_AUTH": f"nonstop:{deployment.secret('zookeeper-auth')}"})
     assert p.returncode == 0, f"submit failed: {p.stdout}\n{p.stderr}"
     rest = deployment.ui()
     topo_id = wait_for(f"{TOPOLOGY} listed", lambda: rest.topology_id(TOPOLOGY), 60)
@@ -414,8 +412,7 @@ def znodes_below(deployment, host: str, root: str, auth: str) -> list[str]:
 def test_zookeeper_state_needs_the_digest_payload(deployment, relay):
     """The suite's znodes under /nonstop: read with the payload, NoAuth without, from another host."""
     rendered = in_host(deployment, deployment.groups["storm"][0], ["cat", "/etc/storm/storm.yaml"]).stdout
-    if not NONSTOP_ACLS or "storm.zookeeper.auth.payload" not in rendered:
-        pytest.skip("digest ACLs on /nonstop need pycontrol/cluster/secrets.py's work and nonstop_zookeeper_auth_enabled")
+    assert "storm.zookeeper.auth.payload" in rendered, "ZooKeeper digest auth is on by default"
     payload = f"nonstop:{deployment.secret('zookeeper-auth')}"
     member = deployment.groups["supervisors"][0]
     nonstop = wait_for("the suite's znodes", lambda: znodes_below(deployment, member, "/nonstop", payload), 60)
