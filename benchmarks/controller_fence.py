@@ -1,4 +1,5 @@
-"""What the leader-epoch fence costs a control cycle: the cycle's ZooKeeper path with and without it.
+"""What the leader-epoch fence and the digest ACLs cost a control cycle: the cycle's ZooKeeper path with
+and without each (four variants: open or ACL'd znodes with an authenticated client, unfenced or fenced).
 
 A cycle that acts does, on ZooKeeper: read the state, save the write-ahead record (compare-and-set),
 write one plan per topology, save the completed state. Fenced, each plan write is a transaction with a
@@ -10,13 +11,16 @@ numbers are the ZooKeeper part only (a real cycle adds the collect phase and the
     .venv/bin/python benchmarks/controller_fence.py --zk 127.0.0.1:24501 --runs 7
 
 Writes results/controller/fence_cost.json: per variant and number of topologies per action, the mean
-cycle time of each run, their median and min-max.
+cycle time of each run, their median and min-max, and the load average at the start and the end. The
+variants' order rotates from run to run. Run it alone on the machine, on a ZooKeeper nothing else uses.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import secrets
 import statistics
 import sys
 import time
@@ -34,6 +38,9 @@ from pycontrol.controller.leader import Leadership  # noqa: E402
 from pycontrol.controller.realize import Realizer  # noqa: E402
 from pycontrol.controller.state_store import StateStore  # noqa: E402
 from pycontrol.migration.plan import Decision  # noqa: E402
+from pycontrol.zkauth import ZkAuth  # noqa: E402
+
+VARIANTS = ("open-unfenced", "open-fenced", "acl-unfenced", "acl-fenced")
 
 
 class ZkOnlyIO:
@@ -93,33 +100,44 @@ def main() -> None:
     args = ap.parse_args()
     if args.runs < 5:
         ap.error("--runs must be >= 5")
-    client = zk.connect(args.zk)
+    load_start = os.getloadavg()
+    # "acl": an authenticated client whose znodes get the suite's digest-only ACL (as on a secured cluster);
+    # "open": no credentials, open ACL (a cluster started with --no-zk-acl).
+    clients = {"open": zk.connect(args.zk),
+               "acl": zk.connect(args.zk, auth=ZkAuth("bench", secrets.token_urlsafe(16)))}
     base = f"/nonstop-bench/fence-{uuid.uuid4().hex[:8]}"
+    clients["open"].ensure_path(base)   # open, so both clients can create their roots below it
     results = []
     try:
         for t in args.topologies:
-            per = {"unfenced": [], "fenced": []}
+            per = {v: [] for v in VARIANTS}
             for r in range(args.runs):
-                for variant in (("unfenced", "fenced") if r % 2 == 0 else ("fenced", "unfenced")):   # interleaved
+                order = VARIANTS[r % len(VARIANTS):] + VARIANTS[:r % len(VARIANTS)]   # rotated per run
+                for variant in order:
+                    access, fencing = variant.split("-")
+                    client = clients[access]
                     root = f"{base}/{variant}-{t}-{r}"
-                    per[variant].append(run(client, root, variant == "fenced", t, args.cycles))
+                    per[variant].append(run(client, root, fencing == "fenced", t, args.cycles))
                     client.delete(root, recursive=True)
             for variant, xs in per.items():
                 ms = [round(x * 1000, 3) for x in xs]
                 results.append({"variant": variant, "topologies_per_action": t, "runs_ms_per_cycle": ms,
                                 "median_ms": round(statistics.median(ms), 3), "min_ms": min(ms), "max_ms": max(ms)})
-                print(f"{t:>3} topologies {variant:>9}: median {statistics.median(ms):7.2f} ms/cycle "
+                print(f"{t:>3} topologies {variant:>13}: median {statistics.median(ms):7.2f} ms/cycle "
                       f"(min {min(ms):.2f}, max {max(ms):.2f}, n={len(ms)})", flush=True)
     finally:
-        client.delete(base, recursive=True)
-        client.stop()
-        client.close()
+        clients["open"].delete("/nonstop-bench", recursive=True)
+        for c in clients.values():
+            c.stop()
+            c.close()
+    load_end = os.getloadavg()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({
         "benchmark": "controller_fence", "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "zookeeper": args.zk, "runs": args.runs, "cycles_per_run": args.cycles,
         "note": "ZooKeeper path of an acting cycle only (state load, write-ahead, plans, completion); "
                 "decision and placement answer at once; a shared 2-core machine",
+        "load_average_start": [round(x, 2) for x in load_start], "load_average_end": [round(x, 2) for x in load_end],
         "results": results}, indent=2) + "\n")
     print(f"wrote {args.out}")
 
