@@ -1,5 +1,6 @@
 package io.nonstopstorm.migration.plan;
 
+import io.nonstopstorm.metrics.doc.ExecutorSpans;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.nonstopstorm.grouping.storm;
+package io.nonstopstorm.metrics.doc;
 
 import java.util.Optional;
 
@@ -11,10 +11,10 @@ import java.util.Optional;
  * {@code end = 2^31-1} is refused instead of iterated. Readers that know the topology's executors also
  * refuse spans that are not among them ({@link #UNKNOWN_EXECUTOR}).
  *
- * <p>Each jar carries its own copy, as none of them may need another: the same rule is in
- * pycontrol/executor_spans.py, the migration module (the agent's jar) and the
- * scheduling module (Nimbus's jar), neither on a topology's classpath.
- * The shared vectors in tests/vectors/documents keep the copies equal. Reasons start with their code.
+ * <p>One home for the JVM side: the metrics jar sits in extlib, on the classpath of every daemon and worker,
+ * and the scheduling, migration and grouping modules use this class from it. The same rule is in
+ * pycontrol/executor_spans.py; the shared vectors in tests/vectors/documents keep the two equal. Reasons
+ * start with their code.
  */
 public final class ExecutorSpans {
 
