@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -86,7 +88,13 @@ class ThreadCpuSamplerTest {
         s.sample();
         threads.forEach(Thread::start);
         started.await();
-        Thread.sleep(400);
+        // Until the busy thread has had 60 ms of CPU by the JVM's own count (however loaded the machine is),
+        // not a fixed sleep: on a busy 2-core machine 400 ms of wall time gave it as little as 44 ms.
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (mx.getThreadCpuTime(busy.getId()) < 60_000_000L && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
         Map<ExecutorId, ThreadCpuSampler.ExecutorThread> window = s.sample();
         stop.set(true);
         for (Thread t : threads) {
