@@ -17,16 +17,21 @@ public final class DesiredExecutors {
 
     public enum Source { PLAN_STORE, ASSIGNMENT }
 
-    /** Either "exit like stock Storm would" or "run these executors". */
-    public record Decision(boolean exit, SortedSet<ExecutorRange> executors, Source source, String reason) {
+    /**
+     * Either "exit like stock Storm would" or "run these executors". {@code staleStoreFingerprint} is the
+     * plan store's fingerprint when the store described this worker but was passed over because it was
+     * written for another placement (null otherwise), so the worker can say so.
+     */
+    public record Decision(boolean exit, SortedSet<ExecutorRange> executors, Source source, String reason,
+                           String staleStoreFingerprint) {
         static Decision exit(String reason) {
-            return new Decision(true, new TreeSet<>(), null, reason);
+            return new Decision(true, new TreeSet<>(), null, reason, null);
         }
 
-        static Decision run(Set<ExecutorRange> executors, Source source) {
+        static Decision run(Set<ExecutorRange> executors, Source source, String staleStoreFingerprint) {
             SortedSet<ExecutorRange> all = new TreeSet<>(executors);
             all.add(ExecutorRange.SYSTEM);
-            return new Decision(false, all, source, "");
+            return new Decision(false, all, source, "", staleStoreFingerprint);
         }
     }
 
@@ -57,16 +62,19 @@ public final class DesiredExecutors {
             return Decision.exit("the topology has no assignment (killed?)");
         }
         Optional<PortPlan> mine = plan.flatMap(p -> p.port(port));
-        if (mine.isPresent() && mine.get().topologyId().equals(topologyId) && current(plan.get(), topologyId,
-                                                                                         assignmentFingerprint)) {
-            return Decision.run(mine.get().executors(), Source.PLAN_STORE);
+        String stale = null;
+        if (mine.isPresent() && mine.get().topologyId().equals(topologyId)) {
+            if (current(plan.get(), topologyId, assignmentFingerprint)) {
+                return Decision.run(mine.get().executors(), Source.PLAN_STORE, null);
+            }
+            stale = plan.get().topologyFingerprints().get(topologyId);
         }
         Set<ExecutorRange> assigned = new TreeSet<>(assignment.get());
         assigned.removeIf(ExecutorRange::isSystem);
         if (assigned.isEmpty()) {
             return Decision.exit("this slot no longer runs anything of " + topologyId);
         }
-        return Decision.run(assigned, Source.ASSIGNMENT);
+        return Decision.run(assigned, Source.ASSIGNMENT, stale);
     }
 
     /** The store was written for this assignment (or cannot tell: no fingerprint on either side). */

@@ -2,6 +2,7 @@ package io.nonstopstorm.migration.reconcile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nonstopstorm.migration.plan.ExecutorRange;
@@ -72,10 +73,15 @@ class ReconcileTest {
                                                                   Optional.of("bbbb"));
         assertEquals(DesiredExecutors.Source.ASSIGNMENT, stale.source());
         assertEquals(new TreeSet<>(Set.of(ExecutorRange.SYSTEM, E2)), stale.executors());
+        assertEquals("aaaa", stale.staleStoreFingerprint(), "the worker can name the store it passed over");
         DesiredExecutors.Decision current = DesiredExecutors.decide("t", 6701, Optional.of(stored), Optional.of(Set.of(E2)),
                                                                     Optional.of("aaaa"));
         assertEquals(DesiredExecutors.Source.PLAN_STORE, current.source());
         assertEquals(new TreeSet<>(Set.of(ExecutorRange.SYSTEM, E1, E4)), current.executors());
+        assertNull(current.staleStoreFingerprint());
+        assertNull(DesiredExecutors.decide("t", 6701, Optional.of(plan(6702, "t", E4)), Optional.of(Set.of(E2)),
+                                           Optional.of("bbbb")).staleStoreFingerprint(),
+                   "a store that does not describe this worker is lagging, not overridden");
         // A store without a fingerprint for the topology cannot be compared: it is followed, as before.
         assertEquals(DesiredExecutors.Source.PLAN_STORE, DesiredExecutors.decide(
             "t", 6701, Optional.of(plan(6701, "t", E1)), Optional.of(Set.of(E2)), Optional.of("bbbb")).source());

@@ -106,6 +106,8 @@ public final class NonstopWorkerRuntime {
     private Pending pending;
     /** What of the plan concerns this worker, to ignore versions that change only other ports. */
     private volatile String lastRelevant = "";
+    /** The last stale plan store this worker said it passed over (said once, not every refresh). */
+    private volatile String lastStaleIgnored = "";
 
     private record Pending(List<ExecutorSwap.Retiring> removed, int added, long planVersion, long planWrittenAtMs,
                            long reconciledAtMs) {
@@ -531,6 +533,9 @@ public final class NonstopWorkerRuntime {
             LOG.info("nonstop: {}; leaving the decision to Storm", d.reason());
             return false;
         }
+        if (d.staleStoreFingerprint() != null) {
+            noteStaleStore(plan.get(), d.staleStoreFingerprint(), fingerprint.get());
+        }
         lock.lock();
         try {
             Set<ExecutorRange> running = new HashSet<>();
@@ -576,6 +581,19 @@ public final class NonstopWorkerRuntime {
         } finally {
             lock.unlock();
         }
+    }
+
+    private void noteStaleStore(NodePlan plan, String storeFingerprint, String assignmentFingerprint) {
+        String key = plan.version() + "|" + storeFingerprint + "|" + assignmentFingerprint;
+        if (key.equals(lastStaleIgnored)) {
+            return;
+        }
+        lastStaleIgnored = key;
+        LOG.info("nonstop: plan store v{} is stale for {} (fingerprint {}, Nimbus's assignment {}); "
+                 + "following the assignment", plan.version(), ws.topologyId, storeFingerprint, assignmentFingerprint);
+        events.append("stale_plan_ignored", Map.of("port", ws.port, "plan_version", plan.version(),
+                                                   "store_fingerprint", storeFingerprint,
+                                                   "assignment_fingerprint", assignmentFingerprint));
     }
 
     private Set<ExecutorRange> assignedHere(Assignment a) {
