@@ -196,3 +196,49 @@ def test_storms_rebalance_changes_worker_and_executor_counts(cluster, own_jar, t
     bad = _cli(cluster, "topology", "rebalance", name, "-e", "cuont=1", check=False)
     assert bad.returncode != 0 and "Invalid component cuont" in bad.stderr
     _kill(cluster, name)
+
+
+def _checkpoints(path: Path) -> tuple[int, int, int, int, int]:
+    """(worker pid, initState calls, commits, counted total at initState, counted total now) as
+    StatefulCountBolt last wrote them."""
+    try:
+        pid, inits, commits, at_init, now = map(int, path.read_text().split())
+    except (OSError, ValueError):
+        return 0, 0, 0, 0, 0
+    return pid, inits, commits, at_init, now
+
+
+def test_a_stateful_bolt_keeps_checkpointing_on_its_new_home_from_empty_in_memory_state(cluster, own_jar, tmp_path):
+    """KeyValueState with Storm's default in-memory provider, a checkpoint every second. The moved task's new
+    instance is initialised by Storm's checkpoint protocol in the target worker and commits there again; its
+    state is what that worker's in-memory provider holds for it: nothing. Every tuple is still acked."""
+    name = "own-stateful"
+    status = tmp_path / "spout"
+    _cli(cluster, "topology", "submit", "--jar", str(own_jar), "--class", "byot.StatefulCount", "--",
+         name, str(TOTAL), str(tmp_path))
+    topo_id = _running(cluster, name, 4)  # $checkpointspout, numbers, state x2
+    wait_for("both state bolts committing counted tuples",
+             lambda: (lambda rs: len(rs) == 2 and all(r[2] > 0 and r[4] > 0 for r in rs))(
+                 [_checkpoints(f) for f in tmp_path.glob("state-*") if not f.name.endswith(".tmp")]), 300)
+    before = {f.name: _checkpoints(f) for f in tmp_path.glob("state-*")}
+    executor, target = _move(cluster, name, topo_id, "state")
+    target_pid = worker_pids(cluster.spec, topo_id, {target})[target]
+    record = tmp_path / f"state-{parse_executor(executor)[0]}"
+    first = wait_for(f"state {executor} committing in the worker at {target} (pid {target_pid})",
+                     lambda: _checkpoints(record)[2] if _checkpoints(record)[0] == target_pid else 0, 180)
+    wait_for(f"state {executor} committing again there",
+             lambda: _checkpoints(record)[0] == target_pid and _checkpoints(record)[2] > first, 60)
+    pid, inits, commits, at_init, now = _checkpoints(record)
+    old = before[record.name]
+    print(f"{name}: {executor} before the move (pid {old[0]}): {old[4]} counted, {old[2]} commits; "
+          f"on {target}: initState {inits}x, {commits} commits, state at initState {at_init}, "
+          f"counted since {now - at_init}")
+    assert old[0] != target_pid and old[4] > 0, "the old instance had counted tuples in its state"
+    assert inits == 1, "the new instance was initialised once, by Storm's checkpoint protocol"
+    assert at_init == 0, "the in-memory provider in the target worker had no state for the moved task"
+    wait_for(f"{name}: all {TOTAL} tuples acked", lambda: _status(status)[1] == TOTAL, 900, 2)
+    emitted, acked, failed = _status(status)
+    print(f"{name}: emitted {emitted}, acked {acked}, failed (replayed) {failed}")
+    assert emitted == acked == TOTAL
+    _kill(cluster, name)
+
