@@ -242,3 +242,63 @@ def test_a_stateful_bolt_keeps_checkpointing_on_its_new_home_from_empty_in_memor
     assert emitted == acked == TOTAL
     _kill(cluster, name)
 
+
+TRIDENT_WORDS = 12_000  # 10 a batch, at most 3 batches in flight: the stream outlasts two moves
+
+
+def _committed(path: Path) -> tuple[int, int]:
+    """(batches committed, words committed) as WordBatchSpout last wrote them."""
+    try:
+        batches, words = map(int, path.read_text().split())
+    except (OSError, ValueError):
+        return 0, 0
+    return batches, words
+
+
+def _counts(path: Path) -> tuple[int, int, dict[str, int]]:
+    """(worker pid, updates seen, latest count per word) as CountRecorder last wrote them."""
+    try:
+        head, *lines = path.read_text().splitlines()
+        pid, updates = map(int, head.split())
+        return pid, updates, {w: int(c) for w, c in (line.split() for line in lines)}
+    except (OSError, ValueError):
+        return 0, 0, {}
+
+
+def test_a_trident_persistent_aggregate_keeps_committing_batches_after_live_moves(cluster, own_jar, tmp_path):
+    """Trident word count (MemoryMapState, Count; 2 partitions): one partition's bolt executor and then the
+    master batch coordinator move live; batches keep committing to the last one, the moved partition
+    aggregates in the target worker, the other partition's counts are exact, and the moved partition's
+    counts restart from what the target worker's MemoryMapState holds for its words: nothing."""
+    name = "own-trident"
+    status = tmp_path / "spout"
+    _cli(cluster, "topology", "submit", "--jar", str(own_jar), "--class", "byot.TridentWordCount", "--",
+         name, str(TRIDENT_WORDS), str(tmp_path))
+    topo_id = _running(cluster, name, 6)  # $mastercoord-bg0, $spoutcoord-spout-words, spout-words, b-0, b-1 x2
+    wait_for(f"{name}: both partitions counting", lambda: len(list(tmp_path.glob("counts-?"))) == 2, 300)
+    partitions = sorted((p for p in placement.placement(cluster.rest, topo_id) if p.component == "b-1"),
+                        key=lambda p: parse_executor(p.executor)[0])
+    executor, target = _move(cluster, name, topo_id, "b-1")
+    moved = next(i for i, p in enumerate(partitions) if p.executor == executor)
+    committed_at_move = _committed(status)[1]
+    target_pid = worker_pids(cluster.spec, topo_id, {target})[target]
+    record = tmp_path / f"counts-{moved}"
+    first = wait_for(f"partition {moved} ({executor}) aggregating in the worker at {target} (pid {target_pid})",
+                     lambda: _counts(record)[1] if _counts(record)[0] == target_pid else 0, 180)
+    wait_for(f"partition {moved} aggregating again there",
+             lambda: _counts(record)[0] == target_pid and _counts(record)[1] > first, 60)
+    before = _committed(status)[0]
+    _move(cluster, name, topo_id, "$mastercoord-bg0")
+    wait_for(f"{name}: batches committing after the coordinator's move", lambda: _committed(status)[0] > before, 180)
+    wait_for(f"{name}: all {TRIDENT_WORDS} words committed",
+             lambda: _committed(status)[1] == TRIDENT_WORDS, 900, 2)
+    expected = {f"w{k}": len(range(k, TRIDENT_WORDS, 7)) for k in range(7)}
+    kept = _counts(tmp_path / f"counts-{1 - moved}")[2]
+    restarted = _counts(record)[2]
+    print(f"{name}: {committed_at_move} of {TRIDENT_WORDS} words committed at the move; "
+          f"kept partition {kept}, moved partition {restarted}, expected {expected}")
+    assert committed_at_move < TRIDENT_WORDS, "the move happened while the stream ran"
+    assert kept and kept == {w: expected[w] for w in kept}
+    assert restarted and set(restarted).isdisjoint(kept)
+    assert all(0 < c < expected[w] for w, c in restarted.items()), "counted from zero in the target worker"
+    _kill(cluster, name)
