@@ -1,8 +1,10 @@
 """Your own topologies on the real cluster, through the CLI's front door: a jar built here from sources that
 use only Storm's public API (an anchored, acked spout with fields grouping; a ShellBolt running a multilang
-script from the jar's resources/), a Flux YAML file and a streamparse project. Each is submitted, one of its
-executors moved live between the nodes with `pycontrol migrate` (no worker JVM restarts), and where results
-are defined they are exact: every emitted tuple acked."""
+script from the jar's resources/; windowed, tick-tuple and checkpointing stateful bolts; a Trident
+persistentAggregate), a Flux YAML file and a streamparse project. Each is submitted, one of its executors moved
+live between the nodes with `pycontrol migrate` (no worker JVM restarts), and where results are defined they
+are exact: every emitted tuple acked, every Trident batch committed; what in-memory state does on a move is
+measured and asserted as it is."""
 
 from __future__ import annotations
 
