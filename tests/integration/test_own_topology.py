@@ -1,8 +1,10 @@
 """Your own topologies on the real cluster, through the CLI's front door: a jar built here from sources that
 use only Storm's public API (an anchored, acked spout with fields grouping; a ShellBolt running a multilang
-script from the jar's resources/), a Flux YAML file and a streamparse project. Each is submitted, one of its
-executors moved live between the nodes with `pycontrol migrate` (no worker JVM restarts), and where results
-are defined they are exact: every emitted tuple acked."""
+script from the jar's resources/; windowed, tick-tuple and checkpointing stateful bolts; a Trident
+persistentAggregate), a Flux YAML file and a streamparse project. Each is submitted, one of its executors moved
+live between the nodes with `pycontrol migrate` (no worker JVM restarts), and where results are defined they
+are exact: every emitted tuple acked, every Trident batch committed; what in-memory state does on a move is
+measured and asserted as it is."""
 
 from __future__ import annotations
 
@@ -195,4 +197,110 @@ def test_storms_rebalance_changes_worker_and_executor_counts(cluster, own_jar, t
              600, 2)
     bad = _cli(cluster, "topology", "rebalance", name, "-e", "cuont=1", check=False)
     assert bad.returncode != 0 and "Invalid component cuont" in bad.stderr
+    _kill(cluster, name)
+
+
+def _checkpoints(path: Path) -> tuple[int, int, int, int, int]:
+    """(worker pid, initState calls, commits, counted total at initState, counted total now) as
+    StatefulCountBolt last wrote them."""
+    try:
+        pid, inits, commits, at_init, now = map(int, path.read_text().split())
+    except (OSError, ValueError):
+        return 0, 0, 0, 0, 0
+    return pid, inits, commits, at_init, now
+
+
+def test_a_stateful_bolt_keeps_checkpointing_on_its_new_home_from_empty_in_memory_state(cluster, own_jar, tmp_path):
+    """KeyValueState with Storm's default in-memory provider, a checkpoint every second. The moved task's new
+    instance is initialised by Storm's checkpoint protocol in the target worker and commits there again; its
+    state is what that worker's in-memory provider holds for it: nothing. Every tuple is still acked."""
+    name = "own-stateful"
+    status = tmp_path / "spout"
+    _cli(cluster, "topology", "submit", "--jar", str(own_jar), "--class", "byot.StatefulCount", "--",
+         name, str(TOTAL), str(tmp_path))
+    topo_id = _running(cluster, name, 4)  # $checkpointspout, numbers, state x2
+    wait_for("both state bolts committing counted tuples",
+             lambda: (lambda rs: len(rs) == 2 and all(r[2] > 0 and r[4] > 0 for r in rs))(
+                 [_checkpoints(f) for f in tmp_path.glob("state-*") if not f.name.endswith(".tmp")]), 300)
+    before = {f.name: _checkpoints(f) for f in tmp_path.glob("state-*")}
+    executor, target = _move(cluster, name, topo_id, "state")
+    target_pid = worker_pids(cluster.spec, topo_id, {target})[target]
+    record = tmp_path / f"state-{parse_executor(executor)[0]}"
+    first = wait_for(f"state {executor} committing in the worker at {target} (pid {target_pid})",
+                     lambda: _checkpoints(record)[2] if _checkpoints(record)[0] == target_pid else 0, 180)
+    wait_for(f"state {executor} committing again there",
+             lambda: _checkpoints(record)[0] == target_pid and _checkpoints(record)[2] > first, 60)
+    pid, inits, commits, at_init, now = _checkpoints(record)
+    old = before[record.name]
+    print(f"{name}: {executor} before the move (pid {old[0]}): {old[4]} counted, {old[2]} commits; "
+          f"on {target}: initState {inits}x, {commits} commits, state at initState {at_init}, "
+          f"counted since {now - at_init}")
+    assert old[0] != target_pid and old[4] > 0, "the old instance had counted tuples in its state"
+    assert inits == 1, "the new instance was initialised once, by Storm's checkpoint protocol"
+    assert at_init == 0, "the in-memory provider in the target worker had no state for the moved task"
+    wait_for(f"{name}: all {TOTAL} tuples acked", lambda: _status(status)[1] == TOTAL, 900, 2)
+    emitted, acked, failed = _status(status)
+    print(f"{name}: emitted {emitted}, acked {acked}, failed (replayed) {failed}")
+    assert emitted == acked == TOTAL
+    _kill(cluster, name)
+
+
+TRIDENT_WORDS = 12_000  # 10 a batch, at most 3 batches in flight: the stream outlasts two moves
+
+
+def _committed(path: Path) -> tuple[int, int]:
+    """(batches committed, words committed) as WordBatchSpout last wrote them."""
+    try:
+        batches, words = map(int, path.read_text().split())
+    except (OSError, ValueError):
+        return 0, 0
+    return batches, words
+
+
+def _counts(path: Path) -> tuple[int, int, dict[str, int]]:
+    """(worker pid, updates seen, latest count per word) as CountRecorder last wrote them."""
+    try:
+        head, *lines = path.read_text().splitlines()
+        pid, updates = map(int, head.split())
+        return pid, updates, {w: int(c) for w, c in (line.split() for line in lines)}
+    except (OSError, ValueError):
+        return 0, 0, {}
+
+
+def test_a_trident_persistent_aggregate_keeps_committing_batches_after_live_moves(cluster, own_jar, tmp_path):
+    """Trident word count (MemoryMapState, Count; 2 partitions): one partition's bolt executor and then the
+    master batch coordinator move live; batches keep committing to the last one, the moved partition
+    aggregates in the target worker, the other partition's counts are exact, and the moved partition's
+    counts restart from what the target worker's MemoryMapState holds for its words: nothing."""
+    name = "own-trident"
+    status = tmp_path / "spout"
+    _cli(cluster, "topology", "submit", "--jar", str(own_jar), "--class", "byot.TridentWordCount", "--",
+         name, str(TRIDENT_WORDS), str(tmp_path))
+    topo_id = _running(cluster, name, 6)  # $mastercoord-bg0, $spoutcoord-spout-words, spout-words, b-0, b-1 x2
+    wait_for(f"{name}: both partitions counting", lambda: len(list(tmp_path.glob("counts-?"))) == 2, 300)
+    partitions = sorted((p for p in placement.placement(cluster.rest, topo_id) if p.component == "b-1"),
+                        key=lambda p: parse_executor(p.executor)[0])
+    executor, target = _move(cluster, name, topo_id, "b-1")
+    moved = next(i for i, p in enumerate(partitions) if p.executor == executor)
+    committed_at_move = _committed(status)[1]
+    target_pid = worker_pids(cluster.spec, topo_id, {target})[target]
+    record = tmp_path / f"counts-{moved}"
+    first = wait_for(f"partition {moved} ({executor}) aggregating in the worker at {target} (pid {target_pid})",
+                     lambda: _counts(record)[1] if _counts(record)[0] == target_pid else 0, 180)
+    wait_for(f"partition {moved} aggregating again there",
+             lambda: _counts(record)[0] == target_pid and _counts(record)[1] > first, 60)
+    before = _committed(status)[0]
+    _move(cluster, name, topo_id, "$mastercoord-bg0")
+    wait_for(f"{name}: batches committing after the coordinator's move", lambda: _committed(status)[0] > before, 180)
+    wait_for(f"{name}: all {TRIDENT_WORDS} words committed",
+             lambda: _committed(status)[1] == TRIDENT_WORDS, 900, 2)
+    expected = {f"w{k}": len(range(k, TRIDENT_WORDS, 7)) for k in range(7)}
+    kept = _counts(tmp_path / f"counts-{1 - moved}")[2]
+    restarted = _counts(record)[2]
+    print(f"{name}: {committed_at_move} of {TRIDENT_WORDS} words committed at the move; "
+          f"kept partition {kept}, moved partition {restarted}, expected {expected}")
+    assert committed_at_move < TRIDENT_WORDS, "the move happened while the stream ran"
+    assert kept and kept == {w: expected[w] for w in kept}
+    assert restarted and set(restarted).isdisjoint(kept)
+    assert all(0 < c < expected[w] for w, c in restarted.items()), "counted from zero in the target worker"
     _kill(cluster, name)
