@@ -142,6 +142,9 @@ def up(spec: ClusterSpec, timeout_s: float = 240.0, echo: Callable[[str], None] 
                         f"(available: {sorted(os.sched_getaffinity(0))})")
 
     spec.home.mkdir(parents=True, exist_ok=True)
+    # Owner-only: besides secrets.json and the storm.yaml files, Nimbus's and the workers' logs print their
+    # configuration, ZooKeeper payload and UI token included.
+    spec.home.chmod(0o700)
     _clean_dirs(layout, spec)
     started = time.monotonic()
     state = State(spec, [], time.time())

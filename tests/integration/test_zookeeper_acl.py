@@ -155,3 +155,14 @@ def test_the_ui_shows_neither_the_zookeeper_password_nor_its_token(cluster, word
     assert "storm.zookeeper.auth.payload" in shown and "nonstop.ui.token" in shown
     assert cluster.zk_auth.password not in shown
     assert secrets.load(cluster.layout.secrets_file).ui_token not in shown
+
+
+def test_the_cluster_home_holding_secrets_and_logs_is_its_owners_alone(cluster, wordcount):
+    """secrets.json and the storm.yaml files are 0600, and the home around them (where Nimbus's and the
+    workers' logs print their configuration, payload and token included) is 0700."""
+    home = cluster.spec.home
+    assert home.stat().st_mode & 0o777 == 0o700
+    confs = list(home.rglob("storm.yaml"))
+    assert confs and all(p.stat().st_mode & 0o777 == 0o600 for p in confs), \
+        {str(p): oct(p.stat().st_mode & 0o777) for p in confs}
+    assert (home / "secrets.json").stat().st_mode & 0o777 == 0o600
