@@ -181,6 +181,10 @@ def _controller_cycle(release, config: Path) -> dict:
 
 
 def test_a_named_scheduler_the_controller_and_drain_work(release, tmp_path):
+    if release.spec.storm_version != OLDER[-1]:
+        # CI's time budget: these paths run on the oldest release only (2.7.1 passed them by hand, see the
+        # README's compatibility table); the moves above run on every release.
+        pytest.skip(f"scheduler, controller and drain run on the oldest built release ({OLDER[-1]}) only")
     rest = release.rest
     client = zk.connect(release.zk_hosts, auth=release.zk_auth)
     metrics = MetricsZk(release.zk_hosts, auth=release.zk_auth)
