@@ -139,9 +139,11 @@ def monitoring(cluster, wordcount, tmp_path_factory):
                                                   "--collector.disable-defaults", "--collector.cpu",
                                                   "--collector.meminfo", "--collector.netdev"])
         procs.start("exporter", [sys.executable, "-m", "pycontrol", "metrics", "serve", "--host", loopback,
-                                 "--port", base + 1, "--interval", SCRAPE_S, "--ui", ui, "--zk", zk])
+                                 "--port", base + 1, "--interval", SCRAPE_S, "--ui", ui, "--zk", zk,
+                                 "--home", cluster.spec.home])  # its ZooKeeper credentials
         procs.start("controller", [sys.executable, "-m", "pycontrol", "run", "--config", work / "controller.yml",
-                                   "--ui", ui, "--zk", zk, "--metrics-host", loopback, "--metrics-port", base + 2])
+                                   "--ui", ui, "--zk", zk, "--metrics-host", loopback, "--metrics-port", base + 2,
+                                   "--home", cluster.spec.home])
         procs.start("prometheus", [prometheus, f"--config.file={work / 'prometheus.yml'}",
                                    f"--storage.tsdb.path={work / 'tsdb'}", f"--web.listen-address={loopback}:{base}"])
         wait_for("Prometheus ready", lambda: _ok(f"{m.prometheus_url}/-/ready"), 60)
