@@ -89,7 +89,8 @@ def _print_status(st: dict) -> None:
     click.echo(f"  Storm:     {st['storm_version']}"
                + (f" (supervisors report {', '.join(reported)})" if reported else ""))
     click.echo(f"  UI REST:   {st['ui']}/api/v1/cluster/summary")
-    click.echo(f"  Nimbus:    {st['nimbus']}    ZooKeeper: {st['zookeeper']}")
+    click.echo(f"  Nimbus:    {st['nimbus']}    ZooKeeper: {st['zookeeper']}"
+               + (f"    ({', '.join(st['nimbus_status'])})" if st.get("nimbus_status") else ""))
     click.echo(f"  config:    {st['config']}")
     click.echo(f"  logs:      {st['logs']}")
     click.echo(f"  memory:    {st['rss_mb_total']} MB RSS in all")

@@ -97,11 +97,15 @@ def _wait(what: str, ready: Callable[[], bool], recs: list[ProcessRecord], deadl
 
 
 def _cluster_ready(rest: StormRest, spec: ClusterSpec) -> bool:
+    """A Nimbus leads (only the leader takes uploads: Storm's `beginFileUpload` refuses otherwise, and
+    after a ZooKeeper outage Nimbus wins its leadership back only after it has re-checked its blobs),
+    and every supervisor with all its slots is listed."""
     try:
+        leads = any(n.get("status") == "Leader" for n in rest.nimbuses())
         sups = rest.supervisors()
     except RestError:
         return False
-    return (len(sups) == spec.nodes
+    return (leads and len(sups) == spec.nodes
             and sum(int(s.get("slotsTotal", 0)) for s in sups) == spec.total_slots)
 
 
@@ -230,6 +234,7 @@ def status(home: Path) -> dict:
     }
     try:
         rest = ui_token.rest_client(spec, timeout_s=5)
+        out["nimbus_status"] = [f"{n.get('host')}:{n.get('port')} {n.get('status')}" for n in rest.nimbuses()]
         out["supervisors"] = [{"host": s.get("host"), "slotsTotal": s.get("slotsTotal"),
                                "slotsUsed": s.get("slotsUsed"), "id": s.get("id"), "version": s.get("version")}
                               for s in rest.supervisors()]
@@ -271,8 +276,8 @@ def stop_daemon(home: Path, name: str, crash: bool = False) -> State:
 
 def start_daemon(home: Path, name: str, timeout_s: float = 120.0) -> State:
     """Starts a stopped daemon again with the same command and data and waits until the cluster has it
-    back (ZooKeeper serving; any other daemon: every supervisor and slot in the REST API, and a
-    supervisor's entry there is the new one)."""
+    back: a Nimbus leading and every supervisor and slot in the REST API (after ZooKeeper, after it
+    serves again; a supervisor's entry there must be the new one)."""
     layout, state, idx = _daemon(home, name)
     if processes.is_alive(state.processes[idx]):
         raise UserError(f"{name} is already running (pid {state.processes[idx].pid})")
@@ -282,13 +287,12 @@ def start_daemon(home: Path, name: str, timeout_s: float = 120.0) -> State:
     deadline = time.monotonic() + timeout_s
     if state.processes[idx].role == "zookeeper":
         _wait("ZooKeeper", lambda: zk_ok(state.spec.zk_port), [state.processes[idx]], deadline)
-    else:
-        rest = ui_token.rest_client(state.spec, timeout_s=5)
-        started = time.monotonic()
-        node = next((n for n in state.spec.node_specs if f"{n.name}-supervisor" == name), None)
-        _wait(f"the cluster after starting {name}",
-              lambda: _cluster_ready(rest, state.spec) and (node is None or _fresh(rest, node.host, started)),
-              [state.processes[idx]], deadline)
+    rest = ui_token.rest_client(state.spec, timeout_s=5)
+    started = time.monotonic()
+    node = next((n for n in state.spec.node_specs if f"{n.name}-supervisor" == name), None)
+    _wait(f"the cluster after starting {name} (a leading Nimbus, every supervisor and slot)",
+          lambda: _cluster_ready(rest, state.spec) and (node is None or _fresh(rest, node.host, started)),
+          [state.processes[idx]], deadline)
     processes.mark_ready(state.processes[idx])
     return state
 

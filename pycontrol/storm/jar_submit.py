@@ -25,6 +25,7 @@ from urllib.parse import quote_plus
 from pycontrol import paths
 from pycontrol.cluster.java import find_java
 from pycontrol.errors import UserError
+from pycontrol.storm import nimbus_errors
 from pycontrol.storm.submit import GROUPING_JAR, parse_settings
 
 log = logging.getLogger(__name__)
@@ -126,6 +127,6 @@ def submit_jar(jar: Path, main_class: str, args: list[str], conf_dir: Path, pyth
                         f"does main() return after submitting?)") from e
     log.debug("client output:\n%s\n%s", p.stdout, p.stderr)
     if p.returncode != 0:
-        raise UserError(failure_line(main_class, p.stderr, p.returncode))
+        raise UserError(nimbus_errors.explain(failure_line(main_class, p.stderr, p.returncode)))
     lines = p.stdout.strip().splitlines()
     return lines[-1] if lines else f"ran {main_class} from {jar.name}"

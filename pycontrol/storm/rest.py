@@ -66,6 +66,10 @@ class StormRest:
     def cluster_summary(self) -> dict:
         return self._get("/cluster/summary")
 
+    def nimbuses(self) -> list[dict]:
+        """Each Nimbus the UI REST server knows, with "status": "Leader", "Not a Leader" or "Offline"."""
+        return self._get("/nimbus/summary").get("nimbuses", [])
+
     def supervisors(self) -> list[dict]:
         return self._get("/supervisor/summary").get("supervisors", [])
 

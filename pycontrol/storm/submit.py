@@ -10,6 +10,7 @@ from pathlib import Path
 import yaml
 
 from pycontrol import paths, zkauth
+from pycontrol.storm import nimbus_errors
 from pycontrol.cluster.java import find_java
 from pycontrol.errors import UserError
 from pycontrol.zkauth import TOPOLOGY_AUTH_PAYLOAD, TOPOLOGY_AUTH_SCHEME
@@ -75,7 +76,7 @@ def submit_java(workload: str, topology_name: str, settings: list[str], conf_dir
     if p.returncode != 0:
         msg = p.stderr.strip().splitlines()
         # The submitter prints one clear line last; Storm's logging comes before it.
-        raise UserError(msg[-1] if msg else f"submitting {topology_name} failed (exit {p.returncode})")
+        raise UserError(nimbus_errors.explain(msg[-1]) if msg else f"submitting {topology_name} failed (exit {p.returncode})")
     lines = p.stdout.strip().splitlines()
     return lines[-1] if lines else f"submitted {topology_name}"
 

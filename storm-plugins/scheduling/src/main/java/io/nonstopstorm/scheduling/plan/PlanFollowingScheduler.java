@@ -192,6 +192,11 @@ public class PlanFollowingScheduler implements IScheduler {
         if (decision.status() == PlanDecision.Status.APPLIED) {
             Optional<String> refused = AgentGate.refusal(decision.moves(), s -> hosts.getOrDefault(s.nodeId(), s.nodeId()),
                                                          this::agentRecord);
+            if (refused.isEmpty()) {
+                refused = StatefulMoveGate.refusal(decision.moves().stream().map(PlanDecision.Move::executor).toList(),
+                                                   StatefulMoveGate.componentsOf(td), StatefulMoveGate.checkpointed(td.getTopology()),
+                                                   td.getConf().get(StatefulMoveGate.STATE_PROVIDER_KEY));
+            }
             if (refused.isPresent()) {
                 decision = PlanDecision.rejected(refused.get());
             }

@@ -2,6 +2,7 @@ package io.nonstopstorm.scheduling.storm;
 
 import io.nonstopstorm.scheduling.model.Outcome;
 import io.nonstopstorm.scheduling.model.Placement;
+import io.nonstopstorm.scheduling.plan.StatefulMoveGate;
 import org.apache.storm.metric.StormMetricsRegistry;
 import org.apache.storm.scheduler.Cluster;
 import org.apache.storm.scheduler.IScheduler;
@@ -158,7 +159,13 @@ public abstract class ConfiguredScheduler implements IScheduler {
                     Step step = outcome.orElseThrow();
                     status = step.status();
                     notice = step.notice();
-                    if (step.target().isPresent()) {
+                    Optional<String> gated = step.target().flatMap(t -> StatefulMoveGate.refusal(
+                        before.movedComparedTo(t), StatefulMoveGate.componentsOf(td),
+                        StatefulMoveGate.checkpointed(td.getTopology()), td.getConf().get(StatefulMoveGate.STATE_PROVIDER_KEY)));
+                    if (gated.isPresent()) {
+                        status = "placement kept: " + gated.get();
+                        LOG.warn("{} kept the placement of {}: {}", name(), td.getId(), gated.get());
+                    } else if (step.target().isPresent()) {
                         int changed = PlacementApplier.apply(cluster, td, step.target().get());
                         status += changed == 0 ? " (no change)" : " (" + changed + " slot(s) changed)";
                         LOG.info("{} placed {}: {}", name(), td.getId(), status);
