@@ -60,11 +60,11 @@ def _running(state: State) -> bool:
     return bool(state.processes) and all(processes.is_alive(p) for p in state.processes)
 
 
-def zk_ok(port: int, timeout_s: float = 1.0) -> bool:
+def zk_ok(port: int, timeout_s: float = 1.0, host: str = "127.0.0.1") -> bool:
     """ZooKeeper is serving. (`ruok` answers imok even when the server failed to start; `srvr`
     reports a Mode only once it serves requests.)"""
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=timeout_s) as s:
+        with socket.create_connection((host, port), timeout=timeout_s) as s:
             s.sendall(b"srvr")
             data = b""
             while chunk := s.recv(4096):
@@ -160,7 +160,7 @@ def up(spec: ClusterSpec, timeout_s: float = 240.0, echo: Callable[[str], None] 
         zk_cmd, rest_cmds = cmds[0], cmds[1:]
         state.processes.append(processes.start(zk_cmd, layout.process_log(zk_cmd.name)))
         state.save(layout)
-        _wait("ZooKeeper", lambda: zk_ok(spec.zk_port), state.processes, deadline)
+        _wait("ZooKeeper", lambda: zk_ok(spec.zk_port, host=spec.control_host), state.processes, deadline)
         for c in rest_cmds:
             state.processes.append(processes.start(c, layout.process_log(c.name)))
             state.save(layout)
@@ -286,7 +286,8 @@ def start_daemon(home: Path, name: str, timeout_s: float = 120.0) -> State:
     state.save(layout)
     deadline = time.monotonic() + timeout_s
     if state.processes[idx].role == "zookeeper":
-        _wait("ZooKeeper", lambda: zk_ok(state.spec.zk_port), [state.processes[idx]], deadline)
+        _wait("ZooKeeper", lambda: zk_ok(state.spec.zk_port, host=state.spec.control_host), [state.processes[idx]],
+              deadline)
     rest = ui_token.rest_client(state.spec, timeout_s=5)
     started = time.monotonic()
     node = next((n for n in state.spec.node_specs if f"{n.name}-supervisor" == name), None)

@@ -124,8 +124,9 @@ def node_conf(spec: ClusterSpec, layout: Layout, node: NodeSpec,
 
 
 def zoo_cfg(spec: ClusterSpec, layout: Layout) -> str:
-    # Loopback mode binds loopback only; netns nodes reach ZooKeeper through the bridge address.
-    bind = "127.0.0.1" if spec.network == "loopback" else "0.0.0.0"
+    # Loopback mode binds loopback; netns mode the bridge's own address, which only this host and its
+    # namespaces reach (never every interface: ZooKeeper's 4lw words and its data would be on the network).
+    bind = spec.control_host
     return "\n".join([
         "tickTime=2000",
         f"dataDir={layout.zk_dir / 'data'}",
