@@ -1,5 +1,6 @@
 """The workers' migration event files (<storm.local.dir>/nonstop/worker-<port>.events.jsonl), written
-by the agent at the moment each step happens: attached, reconcile, started, switch, stopped."""
+by the agent at the moment each step happens: attached, reconcile, started, switch, stopped. The agent
+rotates a full file to `<name>.1` (one generation kept); readers take the rotated file first."""
 
 from __future__ import annotations
 
@@ -12,11 +13,14 @@ def events_file(node_local_dir: Path, port: int) -> Path:
 
 
 def read_events(path: Path) -> list[dict]:
-    """Every complete line; a line still being written is skipped."""
-    try:
-        lines = path.read_text().splitlines()
-    except FileNotFoundError:
-        return []
+    """Every complete line of the rotated file and then the current one, in the order written; a line
+    still being written is skipped."""
+    lines: list[str] = []
+    for part in (path.with_name(path.name + ".1"), path):
+        try:
+            lines += part.read_text().splitlines()
+        except FileNotFoundError:
+            continue
     out = []
     for line in lines:
         try:
