@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.nonstopstorm.metrics.doc.ExecutorSpans;
 import io.nonstopstorm.scheduling.core.ComponentAllocation;
 import io.nonstopstorm.scheduling.core.ElasticAllocator;
 import io.nonstopstorm.scheduling.model.ClusterModel;
@@ -35,6 +36,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -49,6 +51,7 @@ public final class PlanInputReader {
 
     private static final Pattern EXECUTOR = Pattern.compile("\\s*\\[\\s*(\\d+)\\s*[,-]\\s*(\\d+)\\s*]\\s*|\\s*(\\d+)\\s*");
     private static final int FIRST_PORT = 6700;
+    private static final int MAX_PORT = 65535;
 
     private static final ObjectMapper JSON = JsonMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -179,6 +182,10 @@ public final class PlanInputReader {
         List<Integer> ports = new ArrayList<>();
         if (n.has("slots")) {
             long count = n.integer("slots", 0);
+            if (count > MAX_PORT - FIRST_PORT + 1) {
+                throw new InputError(n.path("slots") + ": " + count + " slots do not fit in ports " + FIRST_PORT + "-"
+                        + MAX_PORT);
+            }
             for (int p = 0; p < count; p++) {
                 ports.add(FIRST_PORT + p);
             }
@@ -237,6 +244,7 @@ public final class PlanInputReader {
             throw new InputError(t.path("components") + ": the list is empty");
         }
         boolean explicitExecutors = t.has("executors");
+        long totalTasks = 0;
         for (int i = 0; i < componentList.size(); i++) {
             JsonFields c = JsonFields.object(componentList.get(i), t.path("components") + "[" + i + "]");
             c.allowOnly("name", "parallelism", "memory_mb");
@@ -250,7 +258,13 @@ public final class PlanInputReader {
                         + "components take no parallelism");
             }
             if (!explicitExecutors) {
-                parallelism.put(name, (int) c.integer("parallelism", 0));
+                long p = c.integer("parallelism", 0);
+                totalTasks += p;
+                Optional<String> tooMany = ExecutorSpans.checkTotal(totalTasks);
+                if (tooMany.isPresent()) {
+                    throw new InputError(c.path("parallelism") + ": " + tooMany.get());
+                }
+                parallelism.put(name, (int) p);
             }
             if (c.has("memory_mb")) {
                 memory.put(name, c.nonNegative("memory_mb", 0));
@@ -334,7 +348,13 @@ public final class PlanInputReader {
             if (m.group(3) != null) {
                 return ExecutorId.ofTask(Integer.parseInt(m.group(3)));
             }
-            return new ExecutorId(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+            int start = Integer.parseInt(m.group(1));
+            int end = Integer.parseInt(m.group(2));
+            Optional<String> bad = ExecutorSpans.check(start, end, false);
+            if (bad.isPresent()) {
+                throw new InputError(path + ": " + bad.get());
+            }
+            return new ExecutorId(start, end);
         } catch (IllegalArgumentException e) {
             throw new InputError(path + ": " + e.getMessage());
         }

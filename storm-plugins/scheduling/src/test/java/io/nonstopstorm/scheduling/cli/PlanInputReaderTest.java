@@ -76,6 +76,20 @@ class PlanInputReaderTest {
     }
 
     @Test
+    void sizesThatWouldExhaustMemoryAreRefusedBeforeAnythingIsBuilt() {
+        String manySlots = "{\"id\": \"a\", \"slots\": 2000000000, \"cpu_capacity\": 100}";
+        assertTrue(failure(doc(manySlots, topology("2", "[]"))).contains("2000000000 slots do not fit in ports 6700-65535"));
+        String huge = "{\"id\": \"t\", \"workers\": 2, \"components\": [{\"name\": \"s\", \"parallelism\": 99000},"
+                + "{\"name\": \"b\", \"parallelism\": 2000}], \"edges\": [[\"s\", \"b\"]]}";
+        String reason = failure(doc(TWO_NODES, huge));
+        assertTrue(reason.contains("components[1].parallelism") && reason.contains("too_many_tasks"), reason);
+        String wide = "{\"id\": \"t\", \"workers\": 1, \"components\": [{\"name\": \"s\"}], \"edges\": [],"
+                + "\"executors\": [{\"id\": \"[1,2000000]\", \"component\": \"s\"}]}";
+        reason = failure(doc(TWO_NODES, wide));
+        assertTrue(reason.contains("executors[0].id") && reason.contains("span_too_large"), reason);
+    }
+
+    @Test
     void duplicateKeysAreRejected() {
         assertTrue(failure("{\"cluster\": {\"nodes\": []}, \"cluster\": {}}").contains("not valid JSON"));
     }
