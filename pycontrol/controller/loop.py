@@ -200,7 +200,10 @@ class ControlLoop:
             return rec, ev, []
         if not ev.worth_planning:
             return rec, ev, []
+        # Recently moved executors (hysteresis), and those Nimbus would refuse to move live (the topology pins
+        # them, or their state cannot survive a live move).
         pinned = {k.split("/", 1)[1] for k, mem in safety.recent.items() if now - mem.at < limits.hysteresis_s}
+        pinned |= model.unmovable_executors()
         try:
             with self.metrics.time("plan"):
                 plan = self.planners[policy.policy].plan(model, policy, pinned)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pycontrol.errors import UserError
+from pycontrol import move_rules
 from pycontrol.storm.rest import StormRest
 
 
@@ -46,6 +47,9 @@ class TopologyInfo:
     workers: tuple[str, ...]                      # "host:port"
     components: dict[str, ComponentInfo]
     executors: tuple[ExecutorPlace, ...]
+    # Components not moved live (pycontrol.move_rules), with the reason; from the topology's conf and
+    # the streams seen so far (a bolt on the checkpoint stream shows once checkpoint tuples reached it).
+    unmovable: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -121,8 +125,10 @@ def topology_info(inputs: RestInputs) -> TopologyInfo:
                                            _float(e.get("capacity"))))
     workers = tuple(sorted({f"{w['host']}:{w['port']}" for w in t.get("workers", [])}
                            | {e.worker for e in executors}))
+    conf = t.get("configuration") if isinstance(t.get("configuration"), dict) else {}
+    rules = move_rules.unmovable({cid: [s for _, s in c.inputs] for cid, c in components.items()}, conf)
     return TopologyInfo(t["id"], t.get("name", t["id"]), t.get("status", "?"), _int(t.get("uptimeSeconds")),
-                        workers, components, tuple(sorted(executors, key=lambda e: e.key)))
+                        workers, components, tuple(sorted(executors, key=lambda e: e.key)), rules)
 
 
 def supervisors_info(raw: list[dict[str, Any]]) -> list[SupervisorInfo]:

@@ -83,8 +83,13 @@ class LiveModel:
     lost: list[LostWorker] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    unmovable: dict[str, str] = field(default_factory=dict)   # component -> why it is not moved live
 
     # --- derived views -------------------------------------------------------------------------
+    def unmovable_executors(self) -> set[str]:
+        """Executors of components that are not moved live (pycontrol.move_rules)."""
+        return {e for e, a in self.executors.nodes(data=True) if a.get("component") in self.unmovable}
+
     def placement(self) -> dict[str, dict[str, list[str]]]:
         """node -> worker -> executors."""
         out: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
@@ -190,7 +195,7 @@ def build_model(info: TopologyInfo, docs: Mapping[str, WorkerDoc], *, now_ms: in
     nodes = _nodes(workers, ordered, supervisors, mhz_for)
     model_mhz = cpu_mhz if cpu_mhz is not None else (ordered[-1].node_cpu_mhz if ordered else None) or fallback_mhz
     return LiveModel(info.id, info.name, info.status, now_ms, max((d.period_s for d in ordered), default=None),
-                     model_mhz, comp, ex, workers, nodes, lost, skipped, [e for e in errors if e])
+                     model_mhz, comp, ex, workers, nodes, lost, skipped, [e for e in errors if e], dict(info.unmovable))
 
 
 def _known_executors_only(info: TopologyInfo, docs: Mapping[str, WorkerDoc],

@@ -247,7 +247,8 @@ def test_a_stateful_bolt_with_in_memory_state_is_not_moved_live_and_keeps_checkp
     refused = _cli(cluster, "migrate", name, "--executor", mover.executor, "--to", target, "--wait", "--timeout", "180",
                    check=False)
     assert refused.returncode != 0, refused.stdout
-    assert "rejected" in refused.stderr and "in-memory provider" in refused.stderr and "rebalance" in refused.stderr, \
+    assert "rejected" in refused.stderr and "is not moved live: in_memory_state" in refused.stderr \
+        and "rebalance" in refused.stderr, \
         refused.stderr
     assert where_is(cluster.rest, topo_id, parse_executor(mover.executor)) == f"{mover.host}:{mover.port}"
     wait_for(f"state {mover.executor} committing again in its own worker",
@@ -257,6 +258,27 @@ def test_a_stateful_bolt_with_in_memory_state_is_not_moved_live_and_keeps_checkp
     print(f"{name}: {mover.executor} kept in its worker (pid {before[0]}): {refused.stderr.strip().splitlines()[-1]}; "
           f"emitted {emitted}, acked {acked}, failed (replayed) {failed}")
     assert emitted == acked == TOTAL
+    assert worker_pids(cluster.spec, topo_id, slots) == pids
+    _kill(cluster, name)
+
+
+def test_a_component_the_topology_pins_is_not_moved_live_and_the_refusal_says_so(cluster, own_jar, tmp_path):
+    """`nonstop.migration.pinned` in the topology conf (here from `--set` at submit) keeps a component in place:
+    Nimbus rejects a plan that moves it, naming the rule; nothing moves or restarts."""
+    name = "own-pinned"
+    _cli(cluster, "topology", "submit", "--jar", str(own_jar), "--class", "byot.AckedCount",
+         "--set", 'nonstop.migration.pinned=["count"]', "--", name, "1000000", str(tmp_path / "status"))
+    topo_id = _running(cluster, name, 3)
+    places = placement.placement(cluster.rest, topo_id)
+    slots = {f"{p.host}:{p.port}" for p in places}
+    mover = next(p for p in places if p.component == "count")
+    target = next(s for s in slots if s.split(":")[0] != mover.host)
+    pids = worker_pids(cluster.spec, topo_id, slots)
+    refused = _cli(cluster, "migrate", name, "--executor", mover.executor, "--to", target, "--wait", "--timeout", "180",
+                   check=False)
+    assert refused.returncode != 0
+    assert "rejected" in refused.stderr and "(count) is not moved live: pinned" in refused.stderr, refused.stderr
+    assert where_is(cluster.rest, topo_id, parse_executor(mover.executor)) == f"{mover.host}:{mover.port}"
     assert worker_pids(cluster.spec, topo_id, slots) == pids
     _kill(cluster, name)
 

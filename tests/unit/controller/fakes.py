@@ -22,7 +22,7 @@ def model(placement: dict[str, str], traffic: dict[tuple[str, str], float] | Non
           node_cpus: int = 4, node_busy: dict[str, float] | None = None, now_s: float = 1000.0,
           doc_age_s: float = 1.0, status: str = "ACTIVE", worker_status: dict[str, str] | None = None,
           capacity: dict[str, float] | None = None, queues: dict[str, int] | None = None,
-          errors: list[str] | None = None) -> LiveModel:
+          errors: list[str] | None = None, unmovable: dict[str, str] | None = None) -> LiveModel:
     """A live model: executor -> "host:port", executor-pair traffic in tuples/s. Components default
     to the executor's first task's letter group: pass `components` (executor -> component) to name them."""
     components = components or {e: "c" for e in placement}
@@ -52,7 +52,7 @@ def model(placement: dict[str, str], traffic: dict[tuple[str, str], float] | Non
                           topology_load_cores=sum(worker_load.get(s, 0.0) for s in slots if s.startswith(h + ":")),
                           workers=[s for s in slots if s.startswith(h + ":")]) for h in hosts}
     return LiveModel(f"{name}-1-1", name, status, int(now_s * 1000), PERIOD_S, 2000.0, comp, ex, workers, nodes,
-                     errors=list(errors or []))
+                     errors=list(errors or []), unmovable=dict(unmovable or {}))
 
 
 class FakeKazoo:

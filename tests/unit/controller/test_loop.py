@@ -126,6 +126,14 @@ def test_cooldown_and_hysteresis_hold_the_next_moves_and_pin_moved_executors():
     assert rig.sample("nonstop_controller_blocked_moves_total", topology="wc", reason="hysteresis") == 1
 
 
+def test_executors_nimbus_would_not_move_live_are_pinned_for_the_planner():
+    rig = Rig(cfg())
+    rig.model_kw = {"components": {"[1-1]": "spout", "[2-2]": "state", "[3-3]": "state", "[4-4]": "sink"},
+                    "unmovable": {"state": "in_memory_state: ...", "spout": "pinned: ..."}}
+    rig.cycle()
+    assert rig.planner.calls[-1] == ("wc", {"[1-1]", "[2-2]", "[3-3]"})
+
+
 def test_pause_holds_every_move_until_resumed():
     rig = Rig(cfg())
     rig.store.update(lambda s: replace(s, paused=True))

@@ -177,3 +177,16 @@ def test_a_bogus_executor_in_the_rest_view_expands_to_no_tasks_instead_of_runnin
     info = dataclasses.replace(info, executors=(*info.executors, bogus))
     m = build_model(info, {}, now_ms=d.window_end_ms)
     assert m.executors.nodes["[1-2147483647]"]["tasks"] == ()
+
+
+def test_components_the_topology_pins_are_unmovable_in_the_model_and_their_executors_are_listed(rec):
+    inputs, _ = replay(rec)
+    info = rest_info.topology_info(inputs)
+    assert info.unmovable == {}
+    pinned = dataclasses.replace(inputs, topology={**inputs.topology,
+                                                   "configuration": {"nonstop.migration.pinned": ["busy"]}})
+    info = rest_info.topology_info(pinned)
+    assert set(info.unmovable) == {"busy"} and info.unmovable["busy"].startswith("pinned:")
+    m = build_model(info, {}, now_ms=rec["recorded_at_ms"])
+    busy = {e for e, a in m.executors.nodes(data=True) if a.get("component") == "busy"}
+    assert busy and m.unmovable_executors() == busy

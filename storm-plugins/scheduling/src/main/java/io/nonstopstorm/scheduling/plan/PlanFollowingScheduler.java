@@ -193,9 +193,7 @@ public class PlanFollowingScheduler implements IScheduler {
             Optional<String> refused = AgentGate.refusal(decision.moves(), s -> hosts.getOrDefault(s.nodeId(), s.nodeId()),
                                                          this::agentRecord);
             if (refused.isEmpty()) {
-                refused = StatefulMoveGate.refusal(decision.moves().stream().map(PlanDecision.Move::executor).toList(),
-                                                   StatefulMoveGate.componentsOf(td), StatefulMoveGate.checkpointed(td.getTopology()),
-                                                   td.getConf().get(StatefulMoveGate.STATE_PROVIDER_KEY));
+                refused = MoveRules.refusal(td, decision.moves().stream().map(PlanDecision.Move::executor).toList());
             }
             if (refused.isPresent()) {
                 decision = PlanDecision.rejected(refused.get());

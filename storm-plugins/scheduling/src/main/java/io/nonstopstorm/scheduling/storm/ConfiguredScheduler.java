@@ -2,7 +2,7 @@ package io.nonstopstorm.scheduling.storm;
 
 import io.nonstopstorm.scheduling.model.Outcome;
 import io.nonstopstorm.scheduling.model.Placement;
-import io.nonstopstorm.scheduling.plan.StatefulMoveGate;
+import io.nonstopstorm.scheduling.plan.MoveRules;
 import org.apache.storm.metric.StormMetricsRegistry;
 import org.apache.storm.scheduler.Cluster;
 import org.apache.storm.scheduler.IScheduler;
@@ -159,9 +159,7 @@ public abstract class ConfiguredScheduler implements IScheduler {
                     Step step = outcome.orElseThrow();
                     status = step.status();
                     notice = step.notice();
-                    Optional<String> gated = step.target().flatMap(t -> StatefulMoveGate.refusal(
-                        before.movedComparedTo(t), StatefulMoveGate.componentsOf(td),
-                        StatefulMoveGate.checkpointed(td.getTopology()), td.getConf().get(StatefulMoveGate.STATE_PROVIDER_KEY)));
+                    Optional<String> gated = step.target().flatMap(t -> MoveRules.refusal(td, before.movedComparedTo(t)));
                     if (gated.isPresent()) {
                         status = "placement kept: " + gated.get();
                         LOG.warn("{} kept the placement of {}: {}", name(), td.getId(), gated.get());

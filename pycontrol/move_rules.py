@@ -1,0 +1,50 @@
+"""Which of a topology's components are not moved live, and why: the controller's copy of the rule that
+Nimbus applies to every live move (io.nonstopstorm.scheduling.plan.MoveRules, which is authoritative:
+a plan that breaks it is rejected there). The controller keeps these components' executors out of what
+it proposes, so it does not plan moves Nimbus would refuse. tests/vectors/move_rules keeps both equal.
+Reasons start with their code. Pure.
+
+* pinned: the topology conf `nonstop.migration.pinned` lists component ids the operator keeps in place
+  (e.g. a spout that keeps its read position in memory); a value that is not a list of strings pins
+  every component (bad_pinned).
+* in_memory_state: the checkpoint spout and every bolt on its stream while the topology keeps its state
+  in Storm's in-memory provider: a move between a checkpoint's PREPARE and COMMIT stops checkpointing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+PINNED_KEY = "nonstop.migration.pinned"
+STATE_PROVIDER_KEY = "topology.state.provider"
+IN_MEMORY_PROVIDER = "org.apache.storm.state.InMemoryKeyValueStateProvider"
+CHECKPOINT_STREAM = "$checkpoint"
+CHECKPOINT_SPOUT = "$checkpointspout"
+
+PINNED = "pinned"
+BAD_PINNED = "bad_pinned"
+IN_MEMORY_STATE = "in_memory_state"
+
+
+def unmovable(input_streams: Mapping[str, Iterable[str]], conf: Mapping[str, Any]) -> dict[str, str]:
+    """Component -> why it is not moved live, for every component of the topology (with the streams it
+    consumes; spouts none) under its conf."""
+    out: dict[str, str] = {}
+    provider = conf.get(STATE_PROVIDER_KEY)
+    if provider is None or not str(provider).strip() or str(provider).strip() == IN_MEMORY_PROVIDER:
+        why = (f"{IN_MEMORY_STATE}: it takes part in Storm's state checkpointing and the topology keeps its state in "
+               f"Storm's in-memory provider; a live move between a checkpoint's PREPARE and COMMIT would stop "
+               f"checkpointing for good")
+        for c, streams in input_streams.items():
+            if c == CHECKPOINT_SPOUT or CHECKPOINT_STREAM in set(streams):
+                out[c] = why
+    pinned = conf.get(PINNED_KEY)
+    if pinned is None:
+        return out
+    if not isinstance(pinned, list) or not all(isinstance(c, str) for c in pinned):
+        return {c: f"{BAD_PINNED}: {PINNED_KEY} must be a list of component ids, got {pinned!r}" for c in input_streams}
+    for c in pinned:
+        if c in input_streams:
+            out[c] = f"{PINNED}: the topology pins it ({PINNED_KEY})"
+    return out

@@ -1,0 +1,144 @@
+package io.nonstopstorm.scheduling.plan;
+
+import io.nonstopstorm.scheduling.model.ExecutorId;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+import org.apache.storm.generated.Bolt;
+import org.apache.storm.generated.ComponentCommon;
+import org.apache.storm.generated.GlobalStreamId;
+import org.apache.storm.generated.StormTopology;
+import org.apache.storm.scheduler.TopologyDetails;
+
+/**
+ * Which of a topology's components are not moved live, and why: the one rule the plan-following scheduler
+ * and the Nimbus-side schedulers apply to every live move (the controller applies the same rule,
+ * {@code pycontrol/move_rules.py}, to what it proposes; shared cases in tests/vectors/move_rules).
+ *
+ * <ul>
+ *   <li>{@value #PINNED}: the operator pins components with the topology conf {@value #PINNED_KEY} (a list
+ *       of component ids), e.g. a spout that keeps its read position in memory. A value that is not a list
+ *       of strings pins every component ({@value #BAD_PINNED}): nothing moves on a misread intent.</li>
+ *   <li>{@value #IN_MEMORY_STATE}: the checkpoint spout and every bolt on its stream, while the topology
+ *       keeps its state in Storm's in-memory provider ({@value #STATE_PROVIDER_KEY} unset or
+ *       {@value #IN_MEMORY_PROVIDER}). Storm checkpoints in two phases; a move that lands between a
+ *       transaction's PREPARE (old instance) and COMMIT (new instance) leaves the prepared state in the old
+ *       JVM, the new instance's commit throws, the checkpoint spout retries that COMMIT for ever and it then
+ *       fails in every task that had committed: checkpointing, and the acking of every tuple, stop for good.
+ *       A persistent provider keeps the prepared state in its store; those moves are allowed.</li>
+ * </ul>
+ * Pure, apart from {@link #unmovable(TopologyDetails)}, which reads Storm's description of the topology.
+ */
+public final class MoveRules {
+    public static final String PINNED_KEY = "nonstop.migration.pinned";
+    public static final String STATE_PROVIDER_KEY = "topology.state.provider";
+    public static final String IN_MEMORY_PROVIDER = "org.apache.storm.state.InMemoryKeyValueStateProvider";
+    public static final String CHECKPOINT_STREAM = "$checkpoint";
+    public static final String CHECKPOINT_SPOUT = "$checkpointspout";
+
+    public static final String PINNED = "pinned";
+    public static final String BAD_PINNED = "bad_pinned";
+    public static final String IN_MEMORY_STATE = "in_memory_state";
+
+    private MoveRules() {
+    }
+
+    /**
+     * @param inputStreams every component of the topology with the streams it consumes (spouts: none)
+     * @param conf         the topology's conf
+     * @return component to the reason it is not moved live ("code: explanation"); absent components move
+     */
+    public static SortedMap<String, String> unmovable(Map<String, ? extends Collection<String>> inputStreams,
+                                                      Map<String, Object> conf) {
+        SortedMap<String, String> out = new TreeMap<>();
+        Object provider = conf.get(STATE_PROVIDER_KEY);
+        if (provider == null || provider.toString().isBlank() || IN_MEMORY_PROVIDER.equals(provider.toString().trim())) {
+            String why = IN_MEMORY_STATE + ": it takes part in Storm's state checkpointing and the topology keeps its "
+                + "state in Storm's in-memory provider (" + STATE_PROVIDER_KEY
+                + (provider == null ? " unset" : " = " + provider) + "); a live move between a checkpoint's PREPARE "
+                + "and COMMIT would stop checkpointing for good. Use a persistent state provider, or Storm's rebalance";
+            for (Map.Entry<String, ? extends Collection<String>> c : inputStreams.entrySet()) {
+                if (c.getKey().equals(CHECKPOINT_SPOUT) || c.getValue().contains(CHECKPOINT_STREAM)) {
+                    out.put(c.getKey(), why);
+                }
+            }
+        }
+        Object pinned = conf.get(PINNED_KEY);
+        if (pinned == null) {
+            return out;
+        }
+        if (!(pinned instanceof List<?> list) || !list.stream().allMatch(String.class::isInstance)) {
+            for (String c : inputStreams.keySet()) {
+                out.put(c, BAD_PINNED + ": " + PINNED_KEY + " must be a list of component ids, got '" + pinned
+                    + "'; every component stays where it is until it is");
+            }
+            return out;
+        }
+        for (Object c : list) {
+            if (inputStreams.containsKey(c)) {
+                out.put((String) c, PINNED + ": the topology pins it (" + PINNED_KEY + ")");
+            }
+        }
+        return out;
+    }
+
+    /** Why these moves are refused (the first unmovable executor's reason), or empty. */
+    public static Optional<String> refusal(Collection<ExecutorId> moved, Function<ExecutorId, String> componentOf,
+                                           Map<String, String> unmovable) {
+        for (ExecutorId e : new TreeSet<>(moved)) {
+            String component = componentOf.apply(e);
+            String why = component == null ? null : unmovable.get(component);
+            if (why != null) {
+                return Optional.of("executor [" + e.startTask() + "," + e.endTask() + "] (" + component
+                                   + ") is not moved live: " + why);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** {@link #refusal} for a running topology as Nimbus describes it. */
+    public static Optional<String> refusal(TopologyDetails td, Collection<ExecutorId> moved) {
+        if (moved.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<ExecutorId, String> byId = new HashMap<>();
+        td.getExecutorToComponent().forEach((e, c) -> byId.put(new ExecutorId(e.getStartTask(), e.getEndTask()), c));
+        return refusal(moved, byId::get, unmovable(td));
+    }
+
+    /** {@link #unmovable(Map, Map)} of a running topology. */
+    public static SortedMap<String, String> unmovable(TopologyDetails td) {
+        return unmovable(inputStreams(td.getTopology()), td.getConf() == null ? Map.of() : td.getConf());
+    }
+
+    /** Every component of Storm's topology with the stream ids it consumes. */
+    static Map<String, Set<String>> inputStreams(StormTopology topology) {
+        Map<String, Set<String>> out = new TreeMap<>();
+        if (topology == null) {
+            return out;
+        }
+        if (topology.get_spouts() != null) {
+            topology.get_spouts().keySet().forEach(s -> out.put(s, Set.of()));
+        }
+        if (topology.get_bolts() != null) {
+            for (Map.Entry<String, Bolt> b : topology.get_bolts().entrySet()) {
+                ComponentCommon common = b.getValue().get_common();
+                Set<String> streams = new TreeSet<>();
+                if (common != null && common.get_inputs() != null) {
+                    for (GlobalStreamId s : common.get_inputs().keySet()) {
+                        streams.add(s.get_streamId());
+                    }
+                }
+                out.put(b.getKey(), streams);
+            }
+        }
+        return out;
+    }
+}
