@@ -133,7 +133,9 @@ def test_the_page_draws_nimbus_placement_and_follows_a_live_move(cluster, counti
         d = render(url, profile)
         row = [m for m in d.moves if m.get("data-topology") == NAME and m.get("data-executor") == mover.executor
                and m.get("data-from") == source and m.get("data-to") == target]
-        return d if d.slots(NAME).get(mover.executor) == target and row else None
+        marked = [e for e in d.executors if e.get("data-topology") == NAME and e["data-executor"] == mover.executor
+                  and "moved" in e.get("class", "").split()]
+        return d if d.slots(NAME).get(mover.executor) == target and row and marked else None
 
     dom = wait_for("the page shows the executor in its new worker and the move", shows_the_move, 60, poll_s=0.5)
     after = {p.executor: f"{p.host}:{p.port}" for p in placement.placement(rest, topo_id)}

@@ -24,14 +24,15 @@
     return e;
   }
 
-  // FNV-1a of the name picks the hue: the same component keeps its colour across refreshes and topologies.
+  // FNV-1a of the name picks hue and lightness: the same component keeps its colour across refreshes and
+  // topologies, and two lightness steps keep neighbouring hues apart.
   function colour(name) {
     let h = 0x811c9dc5;
     for (let i = 0; i < name.length; i++) {
       h ^= name.charCodeAt(i);
       h = Math.imul(h, 0x01000193) >>> 0;
     }
-    return "hsl(" + (h % 360) + ", 70%, 80%)";
+    return "hsl(" + (h % 360) + ", 70%, " + (72 + ((h >>> 16) % 3) * 7) + "%)";
   }
 
   function list(v) {
@@ -50,9 +51,27 @@
     return ms < 1000 ? ms + " ms" : (ms / 1000).toFixed(2) + " s";
   }
 
-  function executorItem(topology, slot, ex) {
+  /** The last move of each executor, by topology id and executor. */
+  function lastMoves(moves) {
+    const latest = new Map();
+    for (const m of moves) { // newest first
+      const key = m.topologyId + "\u0000" + m.executor;
+      if (!latest.has(key)) {
+        latest.set(key, m);
+      }
+    }
+    return latest;
+  }
+
+  function executorItem(topology, slot, ex, moved) {
     const component = String(ex.component);
     const li = el("li", "executor");
+    const move = moved.get(topology.id + "\u0000" + ex.id);
+    if (move && move.to === slot) {
+      // Marks where the executor arrived with its last move.
+      li.classList.add("moved");
+      li.title = "moved here from " + move.from + " at " + clock(move.decidedAtMs);
+    }
     li.dataset.topology = String(topology.name);
     li.dataset.slot = slot;
     li.dataset.executor = String(ex.id);
@@ -62,7 +81,7 @@
     return li;
   }
 
-  function topologySection(t, components) {
+  function topologySection(t, components, moved) {
     const section = el("section", "topology");
     section.dataset.topology = String(t.name);
     const title = el("h2", null, t.name);
@@ -80,7 +99,7 @@
         const ul = el("ul", "executors");
         for (const ex of list(w.executors)) {
           components.add(String(ex.component));
-          ul.append(executorItem(t, String(w.slot), ex));
+          ul.append(executorItem(t, String(w.slot), ex, moved));
         }
         worker.append(ul);
         workers.append(worker);
@@ -109,8 +128,10 @@
       throw new Error("the server sent no placement document");
     }
     const components = new Set();
+    const moves = list(doc.moves);
+    const moved = lastMoves(moves);
     const main = document.getElementById("topologies");
-    const sections = doc.topologies.map((t) => topologySection(t, components));
+    const sections = doc.topologies.map((t) => topologySection(t, components, moved));
     main.replaceChildren(...(sections.length ? sections : [el("p", "empty", "No topology is running.")]));
 
     const legend = document.getElementById("legend");
@@ -123,7 +144,6 @@
       return li;
     }));
 
-    const moves = list(doc.moves);
     document.querySelector("#moves tbody").replaceChildren(...moves.map(moveRow));
     document.getElementById("no-moves").hidden = moves.length > 0;
     const unavailable = document.getElementById("moves-unavailable");
