@@ -4,14 +4,21 @@ worker after a live move with the move in its table, and keeps markup in a compo
 
 from __future__ import annotations
 
+import os
 import shutil
+import socket
 import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
+import requests
+import yaml
+
 from pycontrol import zk
+from pycontrol.cluster import daemons
+from pycontrol.cluster.java import find_java
 from pycontrol.migration.migrate import migrate
 from pycontrol.storm import flux_submit, placement
 from tests.conftest import wait_for
@@ -54,6 +61,8 @@ class PageDom(HTMLParser):
         self.moves: list[dict] = []
         self.bold = 0
         self.error_shown = False
+        self.error_text = ""
+        self._in_error = False
         self.feed(html)
 
     def handle_starttag(self, tag, attrs):
@@ -66,7 +75,14 @@ class PageDom(HTMLParser):
         elif tag == "b":
             self.bold += 1
         elif a.get("id") == "error" and "hidden" not in a:
-            self.error_shown = True
+            self.error_shown = self._in_error = True
+
+    def handle_endtag(self, tag):
+        self._in_error = False
+
+    def handle_data(self, data):
+        if self._in_error:
+            self.error_text += data
 
     def slots(self, topology: str) -> dict[str, str]:
         """executor -> "host:port" of the worker the page draws it in."""
@@ -147,3 +163,37 @@ def test_the_page_draws_nimbus_placement_and_follows_a_live_move(cluster, counti
     done = chromium(f"--screenshot={shot}", "--window-size=1400,1000", url, profile=profile)
     assert done.returncode == 0, done.stderr[-2000:]
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (./nonstop setup installs it)")
+def test_the_page_shows_a_failed_refresh(cluster, tmp_path):
+    """A second UI REST server, from the cluster's own command, whose Nimbus and ZooKeeper are away."""
+    conf = yaml.safe_load((cluster.conf_dir / "storm.yaml").read_text())
+    conf.update({"nimbus.seeds": ["127.0.0.1"], "nimbus.thrift.port": _closed_port(), "ui.port": _closed_port(),
+                 "storm.zookeeper.port": _closed_port()})
+    (tmp_path / "storm.yaml").write_text(yaml.safe_dump(conf))
+    cmd = daemons.ui(cluster.spec, cluster.layout, find_java())
+    control, logs = str(cluster.conf_dir), str(cluster.layout.logs)
+    argv = [a.replace(control, str(tmp_path)).replace(logs, str(tmp_path)) for a in cmd.argv]
+    url = f"http://127.0.0.1:{conf['ui.port']}/nonstop/"
+    server = subprocess.Popen(argv, env={**os.environ, "STORM_CONF_DIR": str(tmp_path)},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        def serving():
+            try:
+                return requests.get(url, timeout=5).status_code == 200
+            except requests.RequestException:
+                return False
+        wait_for("the second UI REST server serving", serving, 120, poll_s=0.5)
+        dom = render(url, tmp_path / "chromium-profile")
+        assert dom.error_shown
+        assert dom.error_text.startswith("Refresh failed at ") and "HTTP 503" in dom.error_text, dom.error_text
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
