@@ -16,6 +16,8 @@ import org.apache.storm.generated.InvalidTopologyException;
 import org.apache.storm.generated.KillOptions;
 import org.apache.storm.generated.NotAliveException;
 import org.apache.storm.generated.StormTopology;
+import org.apache.storm.generated.TopologyInfo;
+import org.apache.storm.generated.TopologySummary;
 import org.apache.storm.thrift.TException;
 import org.apache.storm.thrift.transport.TTransportException;
 import org.slf4j.Logger;
@@ -29,6 +31,8 @@ public final class ApiRouter {
 
     private static final Logger LOG = LoggerFactory.getLogger(ApiRouter.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** How many of the last moves the placement document lists. */
+    static final int MOVES_KEPT = 20;
 
     @FunctionalInterface
     private interface Handler {
@@ -60,10 +64,20 @@ public final class ApiRouter {
     private final TopologyViews topologyViews;
     private final ComponentViews componentViews;
     private final WorkerViews workerViews;
+    private final MoveSource moveSource;
+    private final MoveLog moveLog = new MoveLog(MOVES_KEPT);
+    private final Clock clock;
     private final List<Route> routes = new ArrayList<>();
 
+    /** A router without recorded moves: the placement document says they are unavailable. */
     public ApiRouter(NimbusGateway nimbus, UiSettings settings, Clock clock) {
+        this(nimbus, settings, clock, MoveSource.unavailable("this server reads no ZooKeeper"));
+    }
+
+    public ApiRouter(NimbusGateway nimbus, UiSettings settings, Clock clock, MoveSource moveSource) {
         this.nimbus = nimbus;
+        this.moveSource = moveSource;
+        this.clock = clock;
         this.clusterViews = new ClusterViews(settings);
         this.topologyViews = new TopologyViews(settings, clock);
         this.componentViews = new ComponentViews(settings, clock);
@@ -77,6 +91,7 @@ public final class ApiRouter {
         get("topology/summary", (r, p) -> ApiResponse.ok(clusterViews.topologySummary(nimbus.clusterInfo())));
         get("topology/{id}", this::topology);
         get("topology/{id}/component/{component}", this::component);
+        get("nonstop/placement", (r, p) -> placement());
         get("topology-workers/{id}", (r, p) -> ApiResponse.ok(workerViews.hostPortList(nimbus.topologyInfo(p.get("id")))));
         post("topology/{id}/activate", (r, p) -> {
             nimbus.activate(topologyName(p.get("id")));
@@ -172,6 +187,33 @@ public final class ApiRouter {
         }
         ComponentPageInfo page = nimbus.componentPage(id, component, window, sys);
         return ApiResponse.ok(componentViews.componentPage(page, id, component, window));
+    }
+
+    /** Every running topology's executors by node and worker, and the last moves: {@link PlacementDocument}. */
+    private ApiResponse placement() throws TException {
+        List<TopologyInfo> infos = new ArrayList<>();
+        for (TopologySummary t : Thrift.list(nimbus.clusterInfo().get_topologies())) {
+            try {
+                infos.add(nimbus.topologyInfo(t.get_id()));
+            } catch (NotAliveException e) {
+                // killed since the listing: it is simply not running any more
+            }
+        }
+        List<String> problems = new ArrayList<>();
+        List<RecordedMoves.Move> seen = new ArrayList<>();
+        try {
+            for (DecisionDocs docs : moveSource.read()) {
+                try {
+                    seen.addAll(RecordedMoves.of(docs));
+                } catch (IllegalArgumentException e) {
+                    problems.add(e.getMessage()); // one broken document hides only its own topology's move
+                }
+            }
+        } catch (MovesUnavailableException e) {
+            problems.add(e.getMessage());
+        }
+        return ApiResponse.ok(PlacementDocument.of(infos, moveLog.record(seen),
+            problems.isEmpty() ? null : String.join("; ", problems), clock.millis()));
     }
 
     /** Nimbus's configuration, which it sends as a JSON string, in Nimbus's key order. */

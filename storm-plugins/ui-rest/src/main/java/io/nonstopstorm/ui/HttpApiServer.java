@@ -43,7 +43,13 @@ public final class HttpApiServer implements AutoCloseable {
             return t;
         });
         server.setExecutor(executor);
-        server.createContext("/", exchange -> serve(exchange, router, guard));
+        server.createContext("/", exchange -> {
+            if (PlacementPage.owns(exchange.getRequestURI().getRawPath())) {
+                servePage(exchange);
+            } else {
+                serve(exchange, router, guard);
+            }
+        });
         server.start();
         return new HttpApiServer(server, executor);
     }
@@ -77,6 +83,23 @@ public final class HttpApiServer implements AutoCloseable {
                 guard.corsOrigin(headers.getFirst("Origin")));
         } catch (RuntimeException e) {
             // The router never throws; this guards the transport itself so one bad exchange cannot kill a thread.
+            LOG.warn("Failed to answer {} {}", exchange.getRequestMethod(), exchange.getRequestURI(), e);
+        }
+    }
+
+    /** The placement page's files: GET only and never a request body, so the guard has nothing to check. */
+    private static void servePage(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            PlacementPage.Response resp = PlacementPage.respond(exchange.getRequestMethod(),
+                exchange.getRequestURI().getRawPath());
+            Headers out = exchange.getResponseHeaders();
+            out.set("Content-Type", resp.contentType());
+            resp.headers().forEach(out::set);
+            exchange.sendResponseHeaders(resp.status(), resp.body().length);
+            try (OutputStream os = exchange.getResponseBody()) {
+                os.write(resp.body());
+            }
+        } catch (RuntimeException e) {
             LOG.warn("Failed to answer {} {}", exchange.getRequestMethod(), exchange.getRequestURI(), e);
         }
     }

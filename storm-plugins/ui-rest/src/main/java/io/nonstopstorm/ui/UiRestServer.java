@@ -36,7 +36,8 @@ public final class UiRestServer {
         }
         int port = ObjectReader.getInt(conf.get(DaemonConfig.UI_PORT), 8080);
         ReconnectingNimbusGateway nimbus = ReconnectingNimbusGateway.fromStormConfig(conf);
-        ApiRouter router = new ApiRouter(nimbus, UiSettings.fromConfig(conf), Clock.systemUTC());
+        MoveSource moves = ZkMoveSource.fromStormConf(conf);
+        ApiRouter router = new ApiRouter(nimbus, UiSettings.fromConfig(conf), Clock.systemUTC(), moves);
         HttpApiServer server = HttpApiServer.start(port, router, new RequestGuard(access));
         InetSocketAddress bound = server.address();
         LOG.info("UI REST listening on {}:{}{}", access.host(), bound.getPort(), access.token() == null
@@ -45,6 +46,9 @@ public final class UiRestServer {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
             nimbus.close();
+            if (moves instanceof ZkMoveSource zk) {
+                zk.close();
+            }
             stopped.countDown();
         }, "ui-rest-shutdown"));
         stopped.await();

@@ -143,4 +143,43 @@ class ApiRouterTest {
         assertEquals(List.of("supervisorPage sup-1 null false", "supervisorPage null h true"), nimbus.calls);
         assertInstanceOf(List.class, body(get("/api/v1/supervisor?id=sup-1")).get("workers"));
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void placementListsEveryRunningTopologysExecutorsAndSaysWhyMovesAreMissing() {
+        nimbus.cluster.add_to_topologies(Fixtures.topology("wc-1-100", "wc", 3, 3, 2));
+        nimbus.cluster.add_to_topologies(Fixtures.topology("gone-2-200", "gone", 1, 1, 1)); // killed meanwhile
+        nimbus.executors.put("wc-1-100", List.of(Fixtures.executor("split", 3, 3, "127.0.0.12", 37121, 5),
+            Fixtures.executor("words", 1, 1, "127.0.0.11", 37101, 5)));
+        ApiRouter offline = new ApiRouter(nimbus, UiSettings.defaults("2.8.3"), Clock.systemUTC(),
+            MoveSource.unavailable("ZooKeeper (z:2181) is not reachable"));
+        ApiResponse r = offline.handle(ApiRequest.of("GET", "/api/v1/nonstop/placement"));
+        assertEquals(200, r.status());
+        List<Map<String, Object>> topologies = (List<Map<String, Object>>) body(r).get("topologies");
+        assertEquals(1, topologies.size());
+        assertEquals(2, ((List<?>) topologies.get(0).get("nodes")).size());
+        assertEquals(List.of(), body(r).get("moves"));
+        assertEquals("ZooKeeper (z:2181) is not reachable", body(r).get("movesUnavailable"));
+        assertEquals(405, offline.handle(ApiRequest.of("POST", "/api/v1/nonstop/placement")).status());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aMalformedDecisionHidesOnlyItsOwnTopologysMoves() {
+        String good = RecordedMovesTest.decision("applied", 4, 10_400, RecordedMovesTest.ONE_MOVE);
+        ApiRouter r = new ApiRouter(nimbus, UiSettings.defaults("2.8.3"), Clock.systemUTC(),
+            () -> List.of(new DecisionDocs("bad", "{oops", 1, 0, null), new DecisionDocs("wc", good, 4, 10_000, null)));
+        Map<String, Object> doc = body(r.handle(ApiRequest.of("GET", "/api/v1/nonstop/placement")));
+        List<Map<String, Object>> moves = (List<Map<String, Object>>) doc.get("moves");
+        assertEquals(1, moves.size());
+        assertEquals("[3-3]", moves.get(0).get("executor"));
+        assertEquals(400L, moves.get(0).get("planToDecisionMs"));
+        assertTrue(((String) doc.get("movesUnavailable")).startsWith("/nonstop/decisions/bad: not JSON"));
+    }
+
+    @Test
+    void placementNeedsNimbus() {
+        nimbus.failure = new NimbusUnavailableException("Nimbus n:6627 is not reachable", null);
+        assertEquals(503, get("/api/v1/nonstop/placement").status());
+    }
 }

@@ -8,6 +8,7 @@ import org.apache.storm.generated.Bolt;
 import org.apache.storm.generated.ClusterSummary;
 import org.apache.storm.generated.ComponentPageInfo;
 import org.apache.storm.generated.ComponentType;
+import org.apache.storm.generated.ExecutorSummary;
 import org.apache.storm.generated.KillOptions;
 import org.apache.storm.generated.NotAliveException;
 import org.apache.storm.generated.RebalanceOptions;
@@ -24,6 +25,7 @@ final class FakeNimbus implements NimbusGateway {
     final Map<String, String> topologies = new HashMap<>();
     final Map<String, List<String>> spouts = new HashMap<>();
     final Map<String, List<String>> bolts = new HashMap<>();
+    final Map<String, List<ExecutorSummary>> executors = new HashMap<>();
     final List<String> calls = new ArrayList<>();
     ClusterSummary cluster = new ClusterSummary(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
     String nimbusConf = "{\"nimbus.thrift.port\":6627}";
@@ -102,7 +104,8 @@ final class FakeNimbus implements NimbusGateway {
     @Override
     public TopologyInfo topologyInfo(String topologyId) throws TException {
         check("topologyInfo " + topologyId);
-        return new TopologyInfo(topologyId, known(topologyId), 1, new ArrayList<>(), "ACTIVE", new HashMap<>());
+        return new TopologyInfo(topologyId, known(topologyId), 1,
+            new ArrayList<>(executors.getOrDefault(topologyId, List.of())), "ACTIVE", new HashMap<>());
     }
 
     @Override

@@ -178,4 +178,35 @@ class HttpApiServerTest {
         assertEquals(200, send("GET", "/api/v1/topology/odd-1-1/component/my%20spout").statusCode());
         assertEquals("componentPage odd-1-1 my spout :all-time false", nimbus.calls.get(nimbus.calls.size() - 1));
     }
+
+    @Test
+    void servesThePlacementPageWithItsSecurityHeadersWithoutAToken() throws Exception {
+        HttpResponse<String> page = send("GET", "/nonstop/");
+        assertEquals(200, page.statusCode());
+        assertEquals("text/html;charset=utf-8", page.headers().firstValue("Content-Type").orElse(""));
+        assertTrue(page.headers().firstValue("Content-Security-Policy").orElse("").startsWith("default-src 'self'"));
+        assertEquals("nosniff", page.headers().firstValue("X-Content-Type-Options").orElse(""));
+        assertTrue(page.body().contains("placement.js"));
+        HttpResponse<String> js = send("GET", "/nonstop/placement.js");
+        assertEquals("text/javascript;charset=utf-8", js.headers().firstValue("Content-Type").orElse(""));
+        assertEquals(404, send("GET", "/nonstop/missing.css").statusCode());
+        assertEquals(405, send("POST", "/nonstop/", "Authorization", "Bearer " + TOKEN).statusCode());
+        assertEquals(200, send("GET", "/api/v1/nonstop/placement").statusCode());
+    }
+
+    @Test
+    void noPathLeavesThePlacementPagesFiles() throws Exception {
+        for (String path : List.of("/nonstop/../../etc/passwd", "/nonstop/%2e%2e/%2e%2e/etc/passwd",
+            "/nonstop/..%2f..%2f..%2fetc%2fpasswd")) {
+            try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.address().getPort())) {
+                socket.setSoTimeout((int) Duration.ofSeconds(20).toMillis());
+                // Raw, so no client normalises the dots away before the server sees them.
+                socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+                String reply = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertTrue(reply.startsWith("HTTP/1.1 404"), path + ": " + reply);
+                assertFalse(reply.contains("root:"), path);
+            }
+        }
+    }
 }

@@ -1,0 +1,114 @@
+package io.nonstopstorm.ui;
+
+import io.nonstopstorm.metrics.zk.ZkAuth;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.storm.shade.org.apache.curator.framework.CuratorFramework;
+import org.apache.storm.shade.org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.storm.shade.org.apache.curator.retry.RetryNTimes;
+import org.apache.storm.shade.org.apache.zookeeper.KeeperException;
+import org.apache.storm.shade.org.apache.zookeeper.data.Stat;
+
+/**
+ * Reads the decision documents from ZooKeeper with Storm's shaded Curator, authenticated with the conf's digest
+ * credentials ({@link ZkAuth}). It only reads. A read fails fast when ZooKeeper is away (no retries: the page asks
+ * again in a few seconds) and every failure becomes a {@link MovesUnavailableException} with the reason.
+ */
+public final class ZkMoveSource implements MoveSource, AutoCloseable {
+
+    static final String DECISIONS = "/nonstop/decisions";
+    static final String PLANS = "/nonstop/plans";
+    static final String CONTROLLER_DECISIONS = "/nonstop/controller/decisions";
+    /** Placing schedulers' records sit beside the plan decisions; topology names cannot contain a dot. */
+    private static final String SCHEDULER_RECORD_SUFFIX = ".scheduler";
+
+    private final CuratorFramework client;
+    private final String connect;
+
+    private ZkMoveSource(CuratorFramework client, String connect) {
+        this.client = client;
+        this.connect = connect;
+    }
+
+    /**
+     * A started source for {@code storm.zookeeper.servers}/{@code port}, or one that explains why there is none
+     * (no servers, malformed auth keys). Never throws: the placement is served without moves then.
+     */
+    public static MoveSource fromStormConf(Map<String, Object> conf) {
+        Object listed = conf.get("storm.zookeeper.servers");
+        if (!(listed instanceof List<?> servers) || servers.isEmpty()) {
+            return MoveSource.unavailable("storm.zookeeper.servers is not set");
+        }
+        Object port = conf.getOrDefault("storm.zookeeper.port", 2181);
+        String connect = servers.stream().map(s -> s + ":" + port).collect(Collectors.joining(","));
+        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
+            .connectString(connect)
+            .sessionTimeoutMs(20_000)
+            .connectionTimeoutMs(2_000)
+            .retryPolicy(new RetryNTimes(0, 0));
+        try {
+            builder = ZkAuth.configure(builder, conf, null);
+        } catch (IllegalArgumentException e) {
+            return MoveSource.unavailable("ZooKeeper credentials: " + e.getMessage());
+        }
+        CuratorFramework client = builder.build();
+        client.start();
+        return new ZkMoveSource(client, connect);
+    }
+
+    @Override
+    public List<DecisionDocs> read() throws MovesUnavailableException {
+        if (!client.getZookeeperClient().isConnected()) {
+            throw new MovesUnavailableException("ZooKeeper (" + connect + ") is not reachable");
+        }
+        try {
+            List<String> names = new ArrayList<>();
+            for (String child : childrenOrNone(DECISIONS)) {
+                if (!child.endsWith(SCHEDULER_RECORD_SUFFIX)) {
+                    names.add(child);
+                }
+            }
+            names.sort(null);
+            List<DecisionDocs> out = new ArrayList<>();
+            for (String name : names) {
+                String decision = dataOrNull(DECISIONS + "/" + name);
+                if (decision == null) {
+                    continue; // deleted between the listing and the read
+                }
+                Stat plan = client.checkExists().forPath(PLANS + "/" + name);
+                out.add(new DecisionDocs(name, decision, plan == null ? -1 : plan.getVersion(),
+                    plan == null ? -1 : plan.getMtime(), dataOrNull(CONTROLLER_DECISIONS + "/" + name)));
+            }
+            return out;
+        } catch (KeeperException.NoAuthException e) {
+            throw new MovesUnavailableException("ZooKeeper refused to read " + e.getPath()
+                + ": this server's storm.zookeeper.auth.payload is not the cluster's");
+        } catch (Exception e) {
+            throw new MovesUnavailableException("ZooKeeper (" + connect + "): " + e);
+        }
+    }
+
+    private List<String> childrenOrNone(String path) throws Exception {
+        try {
+            return client.getChildren().forPath(path);
+        } catch (KeeperException.NoNodeException e) {
+            return List.of();
+        }
+    }
+
+    private String dataOrNull(String path) throws Exception {
+        try {
+            return new String(client.getData().forPath(path), StandardCharsets.UTF_8);
+        } catch (KeeperException.NoNodeException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}
