@@ -8,12 +8,16 @@ measured and asserted as it is."""
 
 from __future__ import annotations
 
+import json
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import psutil
 import pytest
+import requests
+import yaml
 
 from pycontrol.migration.migrate import where_is
 from pycontrol.migration.observe import worker_pids
@@ -42,6 +46,12 @@ def _cli(cluster, *args: str, check: bool = True) -> subprocess.CompletedProcess
     if check:
         assert p.returncode == 0, f"{argv}: exit {p.returncode}\n{p.stdout}\n{p.stderr}"
     return p
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 @pytest.fixture(autouse=True)
@@ -280,6 +290,51 @@ def test_a_component_the_topology_pins_is_not_moved_live_and_the_refusal_says_so
     assert "rejected" in refused.stderr and "(count) is not moved live: pinned" in refused.stderr, refused.stderr
     assert where_is(cluster.rest, topo_id, parse_executor(mover.executor)) == f"{mover.host}:{mover.port}"
     assert worker_pids(cluster.spec, topo_id, slots) == pids
+    _kill(cluster, name)
+
+
+def test_inspect_prometheus_the_controller_and_drain_work_on_an_own_jar_topology(cluster, own_jar, tmp_path):
+    """What the suite does for its own workloads it does for a topology it did not write: the metrics plane
+    and `inspect` see its components, the Prometheus exporter labels it, a controller cycle decides about
+    it, and `drain` empties a node of it."""
+    name = "own-ops"
+    _cli(cluster, "topology", "submit", "--jar", str(own_jar), "--class", "byot.AckedCount", "--",
+         name, "1000000", str(tmp_path / "status"))
+    topo_id = _running(cluster, name, 3)
+    report = wait_for(f"{name}'s executors measured by the metrics plane",
+                      lambda: (lambda r: r if r["workers"] and all(w["status"] == "ok" for w in r["workers"]) else None)(
+                          json.loads(_cli(cluster, "inspect", name, "--json", "--wait", "30").stdout)), 240, 2)
+    components = {e["component"] for n in report["placement"] for w in n["workers"] for e in w["executors"]}
+    assert "count" in components and report["tuples_per_s"] > 0, report
+
+    port = free_port()
+    exporter = subprocess.Popen([sys.executable, "-m", "pycontrol", "metrics", "serve", "--port", str(port),
+                                 "--interval", "2", "--home", str(cluster.spec.home)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        def labelled():
+            try:
+                text = requests.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+            except requests.RequestException:
+                return None
+            return [ln for ln in text.splitlines()
+                    if ln.startswith("nonstop_executor_") and f'topology="{name}"' in ln and 'component="count"' in ln]
+        assert wait_for(f"exporter lines labelled topology={name}, component=count", labelled, 120, 2)
+    finally:
+        exporter.terminate()
+        exporter.wait(30)
+
+    config = tmp_path / "controller.yml"
+    config.write_text(yaml.safe_dump({"cycle_s": 5, "defaults": {"policy": "off"},
+                                      "topologies": {name: {"policy": "plan-only"}}}))
+    run = _cli(cluster, "run", "--config", str(config), "--once", "--metrics-port", "0")
+    (record,) = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+    assert record["topology"] == name and record["policy"] == "plan-only", record
+
+    drained = _cli(cluster, "drain", "node2", "--topology", name, "--timeout", "180")
+    host = cluster.spec.node_specs[1].host
+    assert f"node {host} is empty after" in drained.stdout, drained.stdout
+    assert all(p.host != host for p in placement.placement(cluster.rest, topo_id))
     _kill(cluster, name)
 
 
