@@ -1,10 +1,9 @@
 package io.nonstopstorm.metrics;
 
+import io.nonstopstorm.metrics.zk.StormZk;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * The metrics plane's conf keys (read from the worker's topology conf, i.e. the node's storm.yaml
@@ -50,12 +49,7 @@ public record MetricsSettings(int periodSecs, String zkRoot, String zkConnect, i
     }
 
     static String zkConnect(Map<String, Object> conf) {
-        Object servers = conf.get("storm.zookeeper.servers");
-        Object port = conf.getOrDefault("storm.zookeeper.port", 2181);
-        if (!(servers instanceof List<?> list) || list.isEmpty()) {
-            throw new IllegalArgumentException("storm.zookeeper.servers is missing from the worker conf");
-        }
-        return list.stream().map(s -> s + ":" + port).collect(Collectors.joining(","));
+        return StormZk.connectString(conf);
     }
 
     private static String host(Map<String, Object> conf) {

@@ -1,11 +1,11 @@
 package io.nonstopstorm.ui;
 
+import io.nonstopstorm.metrics.zk.StormZk;
 import io.nonstopstorm.metrics.zk.ZkAuth;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFramework;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.storm.shade.org.apache.curator.retry.RetryNTimes;
@@ -38,12 +38,12 @@ public final class ZkMoveSource implements MoveSource, AutoCloseable {
      * (no servers, malformed auth keys). Never throws: the placement is served without moves then.
      */
     public static MoveSource fromStormConf(Map<String, Object> conf) {
-        Object listed = conf.get("storm.zookeeper.servers");
-        if (!(listed instanceof List<?> servers) || servers.isEmpty()) {
-            return MoveSource.unavailable("storm.zookeeper.servers is not set");
+        String connect;
+        try {
+            connect = StormZk.connectString(conf);
+        } catch (IllegalArgumentException e) {
+            return MoveSource.unavailable(e.getMessage());
         }
-        Object port = conf.getOrDefault("storm.zookeeper.port", 2181);
-        String connect = servers.stream().map(s -> s + ":" + port).collect(Collectors.joining(","));
         CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
             .connectString(connect)
             .sessionTimeoutMs(20_000)

@@ -1,10 +1,9 @@
 package io.nonstopstorm.migration.verify;
 
+import io.nonstopstorm.metrics.zk.StormZk;
 import io.nonstopstorm.metrics.zk.ZkAuth;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFramework;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.storm.shade.org.apache.curator.framework.recipes.nodes.PersistentNode;
@@ -42,12 +41,7 @@ public final class AgentRecord implements AutoCloseable {
 
     /** A client for the suite's znodes, from {@code storm.zookeeper.servers}/{@code port} of the daemon's conf. */
     static CuratorFramework client(Map<String, Object> conf) {
-        Object listed = conf.get("storm.zookeeper.servers");
-        if (!(listed instanceof List<?> servers) || servers.isEmpty()) {
-            throw new IllegalArgumentException("storm.zookeeper.servers is not set");
-        }
-        Object port = conf.getOrDefault("storm.zookeeper.port", 2181);
-        String connect = servers.stream().map(s -> s + ":" + port).collect(Collectors.joining(","));
+        String connect = StormZk.connectString(conf);
         // Authenticated, and created for the suite's digest principal only, when the conf sets ZooKeeper auth.
         CuratorFramework c = ZkAuth.configure(CuratorFrameworkFactory.builder()
             .connectString(connect)

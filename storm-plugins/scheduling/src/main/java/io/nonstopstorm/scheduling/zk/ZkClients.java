@@ -1,9 +1,8 @@
 package io.nonstopstorm.scheduling.zk;
 
+import io.nonstopstorm.metrics.zk.StormZk;
 import io.nonstopstorm.metrics.zk.ZkAuth;
-import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFramework;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.storm.shade.org.apache.curator.retry.ExponentialBackoffRetry;
@@ -25,12 +24,7 @@ public final class ZkClients {
      * @throws IllegalArgumentException if no server is configured, or the auth keys are malformed
      */
     public static CuratorFramework fromStormConf(Map<String, Object> conf) {
-        Object listed = conf.get("storm.zookeeper.servers");
-        if (!(listed instanceof List<?> servers) || servers.isEmpty()) {
-            throw new IllegalArgumentException("storm.zookeeper.servers is not set");
-        }
-        Object port = conf.getOrDefault("storm.zookeeper.port", 2181);
-        String connect = servers.stream().map(s -> s + ":" + port).collect(Collectors.joining(","));
+        String connect = StormZk.connectString(conf);
         CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
             .connectString(connect)
             .sessionTimeoutMs(20_000)
