@@ -34,6 +34,9 @@ def move_summary_lines(table: list[dict]) -> list[str]:
         what = f"{r['m']} executor{'s' if r['m'] != 1 else ''} moved" if r["m"] else "Storm's rebalance"
         p99 = "no acks" if r["latency_p99_ms"] is None else f"p99 latency {r['latency_p99_ms']:.0f} ms"
         restarts = r["worker_restarts"]
+        if r.get("applied") is False:
+            lines.append(f"{r['way']}, {what}: NOT applied ({r.get('not_applied_reason')}); nothing to compare")
+            continue
         lines.append(f"{r['way']}, {what}: {restarts} worker restart{'s' if restarts != 1 else ''}, "
                      f"{r['low_s']} s below 40 % of the offered rate, longest gap between acks "
                      f"{r['longest_gap_s']} s, {p99}, {r['failed']} failed / {r['replayed']} replayed tuples")

@@ -145,8 +145,15 @@ def _segment(session: bench.ClusterSession, seg: Segment, opts: DemoOptions, way
     return SegmentResult(label, seg.m, start, record, restarted)
 
 
+APPLIED = ("applied", "success")   # the plan scheduler's word, and the rebalance reply's
+
+
 def table_rows(results: list[SegmentResult], opts: DemoOptions) -> list[dict]:
+    """The table's rows, each with whether the change was applied at all (and if not, why)."""
     return [move_table.row(r.way, r.m, r.rows, r.move_ts, int(opts.after_s), opts.rate, len(r.restarted))
+            | {"applied": r.move.get("decision") in APPLIED,
+               "not_applied_reason": None if r.move.get("decision") in APPLIED
+               else f"{r.move.get('decision')}: {r.move.get('reason') or ''}".strip(": ")}
             for r in results]
 
 

@@ -17,7 +17,7 @@ from pycontrol.workloads.series import Second
 
 LOW_SHARE_PCT = 40
 
-COLUMNS = (("way", "way"), ("m", "executors moved"),
+COLUMNS = (("way", "way"), ("m", "executors moved"), ("applied", "applied"),
            ("low_s", f"s below {LOW_SHARE_PCT} % of the offered rate"),
            ("longest_gap_s", "longest gap between acks (s)"),
            ("latency_max_ms", "max latency (ms)"), ("latency_p99_ms", "p99 latency (ms)"),

@@ -57,3 +57,14 @@ def test_the_figure_has_a_column_per_change_and_rebalance_last(tmp_path):
     assert [t["way"] for t in cols[0][1]] == ["nonstop", "stock"]
     path = figure.draw(tls, 10, tmp_path / "move.png")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_table_rows_say_whether_each_change_was_applied():
+    rows = [sec(ts, 10) for ts in range(100, 110)]
+    ok = move_part.SegmentResult("nonstop", 1, 100, {"t0_ms": 105_000, "decision": "applied"}, [], rows=rows)
+    rb = move_part.SegmentResult("stock rebalance", None, 100, {"t0_ms": 105_000, "decision": "success"}, [], rows=rows)
+    no = move_part.SegmentResult("stock", 1, 100, {"t0_ms": 105_000, "decision": "none", "reason": "no decision"}, [],
+                                 rows=rows)
+    got = move_part.table_rows([ok, rb, no], DemoOptions(rate=10, after_s=5))
+    assert [(r["applied"], r["not_applied_reason"]) for r in got] == [(True, None), (True, None),
+                                                                      (False, "none: no decision")]

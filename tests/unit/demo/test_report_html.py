@@ -4,7 +4,7 @@ from pycontrol.demo import report_html
 
 MOVE = {"rate": 300, "after_s": 30, "figures": ["move.png"], "commands": ["./nonstop demo --part move"],
         "summary_lines": ["stock: 0 of the cluster's 7 JVMs loaded the migration agent"],
-        "table": [{"way": "stock", "m": 1, "low_s": 4, "longest_gap_s": 3, "latency_max_ms": 2100.0,
+        "table": [{"way": "stock", "m": 1, "applied": True, "low_s": 4, "longest_gap_s": 3, "latency_max_ms": 2100.0,
                    "latency_p99_ms": 1900.0, "failed": 12, "replayed": 12, "worker_restarts": 2},
                   {"way": "nonstop", "m": 1, "low_s": 0, "longest_gap_s": 0, "latency_max_ms": 80.0,
                    "latency_p99_ms": 41.5, "failed": 0, "replayed": 0, "worker_restarts": 0}]}
@@ -49,7 +49,7 @@ def test_the_report_holds_both_parts_figures_tables_moves_and_commands():
                                "controller": CONTROLLER})
     page = parse({"move": MOVE, "controller": CONTROLLER})
     assert page.imgs == ["move.png", "otd/timeline.png"]
-    assert page.cells["move-table"][:3] == ["stock", "1", "4"] and "1900" in html
+    assert page.cells["move-table"][:4] == ["stock", "1", "yes", "4"] and "1900" in html
     assert page.cells["comparison-table"][0] == "throughput"
     assert "worker 17101 above high_cpu" in page.cells["moves-table"]
     assert "./nonstop demo --part move" in html and "pycontrol bench otd --control" in html

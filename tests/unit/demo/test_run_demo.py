@@ -90,3 +90,8 @@ def test_the_commands_reproduce_the_choices():
     (cmd,) = demo.move_commands(DemoOptions(rate=200, moves=(1,), rebalance=False, port_base=24000))
     assert cmd == ("./nonstop demo --part move --rate 200 --before 5 --after 30 --moves 1 --no-rebalance "
                    "--port-base 24000")
+
+
+def test_a_change_that_was_not_applied_says_so_instead_of_showing_a_painless_move():
+    (line,) = demo.move_summary_lines([{**ROW, "applied": False, "not_applied_reason": "none: no decision after 20 s"}])
+    assert line == "stock, 1 executor moved: NOT applied (none: no decision after 20 s); nothing to compare"
