@@ -39,7 +39,9 @@ def move_summary_lines(table: list[dict]) -> list[str]:
             continue
         lines.append(f"{r['way']}, {what}: {restarts} worker restart{'s' if restarts != 1 else ''}, "
                      f"{r['low_s']} s below 40 % of the offered rate, longest gap between acks "
-                     f"{r['longest_gap_s']} s, {p99}, {r['failed']} failed / {r['replayed']} replayed tuples")
+                     f"{r['longest_gap_s']} s, {p99}, {r['failed']} failed / {r['replayed']} replayed tuples"
+                     + ("" if r.get("recovered_before", True) else
+                        " (made before the workload had recovered from the previous change)"))
     return lines
 
 
@@ -66,7 +68,7 @@ def run_move_part(home: Path, opts: DemoOptions, out_dir: Path, echo: Callable[[
     return {"rate": opts.rate, "after_s": opts.after_s, "before_s": opts.before_s, "table": table,
             "summary_lines": census_lines(census) + move_summary_lines(table), "figures": [MOVE_FIGURE], "commands": move_commands(opts),
             "segments": [{"way": r.way, "m": r.m, "start_ts": r.start_ts, "move": r.move,
-                          "restarted_workers": r.restarted} for r in results],
+                          "restarted_workers": r.restarted, "recovered_before": r.recovered_before} for r in results],
             "timelines": timelines, "agent_census": census, "ways": {k: s.about for k, s in move_part.WAYS.items()}}
 
 

@@ -36,7 +36,8 @@ def draw(timelines: list[dict], rate: float, path: Path) -> Path:
         ax_t.axhline(rate, color="black", linestyle=":", linewidth=0.8)
         ax_t.set_title(title)
         ax_t.set_ylim(bottom=0)
-        ax_l.set_yscale("log")
+        if any(v for t in group for v in t["latency_p99_ms"]):   # log scale needs a positive value
+            ax_l.set_yscale("log")
         ax_l.set_xlabel("seconds after the move (dashed)")
         if i == 0:
             ax_t.set_ylabel(f"acked/s (offered {rate:g}/s: dotted)")

@@ -51,6 +51,7 @@ STOCK = Scheme("stock", migration=False,
                      "supervisors kill and relaunch every worker whose executors change")
 WAYS = {"stock": STOCK, "nonstop": NONSTOP_PLUS}
 REBALANCE_WAIT_S = 0   # no deliberate pause: only what the rebalance itself costs
+RECOVERY_TIMEOUT_S = 180
 
 
 @dataclass
@@ -61,6 +62,8 @@ class SegmentResult:
     move: dict                     # the mover's record (t0_ms, decision, reason, moves)
     restarted: list[str]           # slots whose worker pid changed during the segment
     rows: list = field(default_factory=list)
+    recovered_before: bool = True  # the workload was steady again after the previous change
+
 
     @property
     def move_ts(self) -> float:
@@ -110,7 +113,11 @@ def run_way(home: Path, way: str, opts: DemoOptions, echo: Callable[[str], None]
         echo(f"[{way}] {'settled' if warm['settled'] else 'NOT settled'} {warm['after_submit_s']} s after submission")
         census = agent_census(spec)
         echo(f"[{way}] {census['with_agent']} of the cluster's {census['jvms']} JVMs load the migration agent")
-        results = [_segment(session, seg, opts, way, echo) for seg in segments]
+        results = []
+        for seg in segments:
+            recovered = _recover(session, opts, way, echo) if results else True
+            results.append(_segment(session, seg, opts, way, echo))
+            results[-1].recovered_before = recovered
         time.sleep(bench.FLUSH_WAIT_S)
         rows = session.series()
         for r in results:
@@ -122,6 +129,24 @@ def run_way(home: Path, way: str, opts: DemoOptions, echo: Callable[[str], None]
             echo(f"[{way}] cluster left running (--keep): pycontrol cluster down --home {spec.home}")
         else:
             echo(f"[{way}] {manager.down(spec.home)}")
+
+
+def _recover(session: bench.ClusterSession, opts: DemoOptions, way: str, echo: Callable[[str], None]) -> bool:
+    """Waits (at most RECOVERY_TIMEOUT_S) until the workload is steady again after the last change, so
+    a segment measures its own change and not the previous one's damage."""
+    deadline = time.monotonic() + RECOVERY_TIMEOUT_S
+    next_line = 0.0
+    while time.monotonic() < deadline:
+        rows = session.series()
+        if move_table.steady(rows, time.time(), opts.rate):
+            return True
+        if time.monotonic() >= next_line:
+            echo(live.status_line(f"{way}: waiting for the workload to recover", deadline - time.monotonic(), rows,
+                                  time.time()))
+            next_line = time.monotonic() + 5
+        time.sleep(1)
+    echo(f"[{way}] the workload did not recover within {RECOVERY_TIMEOUT_S} s; the next change is measured anyway")
+    return False
 
 
 def _segment(session: bench.ClusterSession, seg: Segment, opts: DemoOptions, way: str,
@@ -151,7 +176,7 @@ APPLIED = ("applied", "success")   # the plan scheduler's word, and the rebalanc
 def table_rows(results: list[SegmentResult], opts: DemoOptions) -> list[dict]:
     """The table's rows, each with whether the change was applied at all (and if not, why)."""
     return [move_table.row(r.way, r.m, r.rows, r.move_ts, int(opts.after_s), opts.rate, len(r.restarted))
-            | {"applied": r.move.get("decision") in APPLIED,
+            | {"applied": r.move.get("decision") in APPLIED, "recovered_before": r.recovered_before,
                "not_applied_reason": None if r.move.get("decision") in APPLIED
                else f"{r.move.get('decision')}: {r.move.get('reason') or ''}".strip(": ")}
             for r in results]

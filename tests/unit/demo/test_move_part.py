@@ -68,3 +68,10 @@ def test_table_rows_say_whether_each_change_was_applied():
     got = move_part.table_rows([ok, rb, no], DemoOptions(rate=10, after_s=5))
     assert [(r["applied"], r["not_applied_reason"]) for r in got] == [(True, None), (True, None),
                                                                       (False, "none: no decision")]
+
+
+def test_the_figure_draws_a_change_without_a_single_ack(tmp_path):
+    tls = [{"way": "stock", "m": 1, "t": [-1, 0, 1], "acked": [10, 9, 10], "latency_p99_ms": [5.0, 7.0, 9.0]},
+           {"way": "stock rebalance", "m": None, "t": [-1, 0, 1], "acked": [0, 0, 0],
+            "latency_p99_ms": [None, None, None]}]
+    assert figure.draw(tls, 10, tmp_path / "move.png").stat().st_size > 0

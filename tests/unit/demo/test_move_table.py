@@ -52,3 +52,11 @@ def test_bad_inputs_name_their_mistake():
         move_table.row("stock", 1, [sec(0, 1)], 0, 10, 0, 0)
     with pytest.raises(UserError, match="no seconds"):
         move_table.row("stock", 1, [sec(0, 1)], 500, 10, 100, 0)
+
+
+def test_steady_means_the_last_complete_seconds_each_acked_most_of_the_rate():
+    rows = [sec(ts, 95) for ts in range(90, 100)]
+    assert move_table.steady(rows, 100.5, 100)                     # 93..97 complete, each >= 90
+    assert not move_table.steady(rows[:-4] + [sec(96, 50), sec(97, 95)], 100.5, 100)   # one slow second
+    assert not move_table.steady([r for r in rows if r.ts != 95], 100.5, 100)          # a missing second
+    assert not move_table.steady([], 100, 100)

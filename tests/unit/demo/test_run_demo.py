@@ -95,3 +95,8 @@ def test_the_commands_reproduce_the_choices():
 def test_a_change_that_was_not_applied_says_so_instead_of_showing_a_painless_move():
     (line,) = demo.move_summary_lines([{**ROW, "applied": False, "not_applied_reason": "none: no decision after 20 s"}])
     assert line == "stock, 1 executor moved: NOT applied (none: no decision after 20 s); nothing to compare"
+
+
+def test_a_change_made_before_the_workload_recovered_is_flagged():
+    (line,) = demo.move_summary_lines([{**ROW, "recovered_before": False}])
+    assert line.endswith("12 failed / 12 replayed tuples (made before the workload had recovered from the previous change)")
