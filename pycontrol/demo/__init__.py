@@ -39,7 +39,7 @@ def move_summary_lines(table: list[dict]) -> list[str]:
             continue
         lines.append(f"{r['way']}, {what}: {restarts} worker restart{'s' if restarts != 1 else ''}, "
                      f"{r['low_s']} s below 40 % of the offered rate, longest gap between acks "
-                     f"{r['longest_gap_s']} s, {p99}, {r['failed']} failed / {r['replayed']} replayed tuples"
+                     f"{r['longest_gap_s']} s{'' if r.get('acking_at_end', True) else ' (still none at the window end)'}, {p99}, {r['failed']} failed / {r['replayed']} replayed tuples"
                      + ("" if r.get("recovered_before", True) else
                         " (made before the workload had recovered from the previous change)"))
     return lines

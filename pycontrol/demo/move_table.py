@@ -20,6 +20,7 @@ LOW_SHARE_PCT = 40
 COLUMNS = (("way", "way"), ("m", "executors moved"), ("applied", "applied"),
            ("low_s", f"s below {LOW_SHARE_PCT} % of the offered rate"),
            ("longest_gap_s", "longest gap between acks (s)"),
+           ("acking_at_end", "acking at the window's end"),
            ("latency_max_ms", "max latency (ms)"), ("latency_p99_ms", "p99 latency (ms)"),
            ("failed", "failed tuples"), ("replayed", "replayed tuples"),
            ("worker_restarts", "worker restarts"))
@@ -53,6 +54,7 @@ def row(way: str, m: int | None, rows: Sequence[Second], move_ts: float, window_
     summary = segment_summary(window, None)
     whole = segment_summary(rows, None)
     return {"way": way, "m": m, "low_s": low[str(100 - LOW_SHARE_PCT)], "longest_gap_s": longest_gap_s(window),
+            "acking_at_end": window[-1].acked > 0,
             "latency_max_ms": summary["latency_ms"]["max"], "latency_p99_ms": summary["latency_ms"]["p99"],
             "failed": whole["failed"], "replayed": whole["replayed"], "worker_restarts": worker_restarts,
             "acked_per_s": summary["throughput_mean"], "window_s": len(window)}

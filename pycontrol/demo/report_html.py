@@ -43,6 +43,10 @@ def _cell(v: Any) -> str:
     return f"<td{cls}>{escape(text)}</td>"
 
 
+def _num(v: Any) -> str:
+    return f"{v:g}" if isinstance(v, (int, float)) else str(v or "")
+
+
 def table(rows: list[dict], columns: tuple[tuple[str, str], ...], css_id: str) -> str:
     head = "".join(f"<th>{escape(label)}</th>" for _, label in columns)
     body = "".join("<tr>" + "".join(_cell(r.get(key)) for key, _ in columns) + "</tr>" for r in rows)
@@ -77,7 +81,7 @@ def render(doc: dict) -> str:
     if move and not move.get("error"):
         move_body = (_figures(move.get("figures") or [])
                      + table(move.get("table") or [], MOVE_COLUMNS, "move-table")
-                     + f"<p>Window: the {escape(str(move.get('after_s', '')))} s after each move; failed and "
+                     + f"<p>Window: the {escape(_num(move.get('after_s')))} s after each move; failed and "
                        f"replayed tuples over the whole segment. Offered rate {escape(str(move.get('rate', '')))} "
                        f"sentences/s.</p>")
     ctl_body = ""

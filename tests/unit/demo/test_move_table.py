@@ -39,6 +39,9 @@ def test_a_row_counts_the_slow_seconds_gap_latency_and_failures_after_the_move()
     assert (row["failed"], row["replayed"]) == (32, 2)
     assert row["worker_restarts"] == 2 and row["way"] == "stock" and row["m"] == 1
     assert row["window_s"] == 10
+    assert row["acking_at_end"] is True
+    stalled = move_table.row("stock", 4, before + after[:3], 10.2, 10, 100, worker_restarts=1)
+    assert stalled["acking_at_end"] is False and stalled["longest_gap_s"] == 2
 
 
 def test_a_steady_segment_has_nothing_to_show():

@@ -100,3 +100,8 @@ def test_a_change_that_was_not_applied_says_so_instead_of_showing_a_painless_mov
 def test_a_change_made_before_the_workload_recovered_is_flagged():
     (line,) = demo.move_summary_lines([{**ROW, "recovered_before": False}])
     assert line.endswith("12 failed / 12 replayed tuples (made before the workload had recovered from the previous change)")
+
+
+def test_a_gap_still_open_at_the_window_end_is_said():
+    (line,) = demo.move_summary_lines([{**ROW, "longest_gap_s": 28, "acking_at_end": False}])
+    assert "longest gap between acks 28 s (still none at the window end), " in line
