@@ -40,7 +40,7 @@ def register(main: click.Group) -> None:
               help="Results directory (default: results/demo/<date-time>).")
 @click.option("--port-base", type=int, default=17000, show_default=True,
               help="Port base of the demo's clusters (they run one after the other on the same ports).")
-@click.option("--keep", is_flag=True, help="Leave each cluster running at the end of its part.")
+@click.option("--keep", is_flag=True, help="Leave the demo's last cluster running (its clusters share the port base).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result document at the end.")
 def demo(part, home, rate, before_s, after_s, moves, rebalance, warmup_s, phase_s, network, out, port_base, keep,
          as_json) -> None:

@@ -60,7 +60,9 @@ def run_move_part(home: Path, opts: DemoOptions, out_dir: Path, echo: Callable[[
                   keep: bool = False) -> dict:
     results, census = [], {}
     for way in ("stock", "nonstop"):
-        got, census[way] = move_part.run_way(home, way, opts, echo, keep=keep)
+        # The clusters share the port base: only the last one of the demo can stay up.
+        last = way == "nonstop" and not opts.runs_controller
+        got, census[way] = move_part.run_way(home, way, opts, echo, keep=keep and last)
         results.extend(got)
     table = move_part.table_rows(results, opts)
     timelines = move_part.timelines(results)

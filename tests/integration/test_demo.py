@@ -12,7 +12,7 @@ from pycontrol.demo.options import DemoOptions
 from tests.conftest import TEST_PORT_BASE
 from tests.integration.report_browser import check_report
 
-PORT_BASE = TEST_PORT_BASE + 3000
+PORT_BASE = TEST_PORT_BASE + 4200
 
 
 def test_the_report_renders_with_its_figure_and_tables_in_chromium(tmp_path):

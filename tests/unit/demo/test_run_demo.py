@@ -105,3 +105,19 @@ def test_a_change_made_before_the_workload_recovered_is_flagged():
 def test_a_gap_still_open_at_the_window_end_is_said():
     (line,) = demo.move_summary_lines([{**ROW, "longest_gap_s": 28, "acking_at_end": False}])
     assert "longest gap between acks 28 s (still none at the window end), " in line
+
+
+def test_keep_leaves_only_the_demos_last_cluster_up(tmp_path, monkeypatch):
+    kept = []
+
+    def way(home, name, opts, echo, keep=False):
+        kept.append((name, keep))
+        return [], {"jvms": 9, "with_agent": 0}
+
+    monkeypatch.setattr(demo.move_part, "run_way", way)
+    monkeypatch.setattr(demo.figure, "draw", lambda *a: None)
+    demo.run_move_part(tmp_path, DemoOptions(part="move"), tmp_path, lambda m: None, keep=True)
+    assert kept == [("stock", False), ("nonstop", True)]
+    kept.clear()
+    demo.run_move_part(tmp_path, DemoOptions(part="all"), tmp_path, lambda m: None, keep=True)
+    assert kept == [("stock", False), ("nonstop", False)]       # part 2 needs the ports next
