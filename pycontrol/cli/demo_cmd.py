@@ -29,8 +29,8 @@ def register(main: click.Group) -> None:
 @click.option("--after", "after_s", type=float, default=30, show_default=True,
               help="Part 1: seconds watched after each move (the table's window).")
 @click.option("--moves", default="1,4", show_default=True, help="Part 1: executors moved at once, one move each.")
-@click.option("--rebalance/--no-rebalance", default=True, show_default=True,
-              help="Part 1: also Storm's rebalance on the stock cluster.")
+@click.option("--rebalance/--no-rebalance", default=False, show_default=True,
+              help="Part 1: also Storm's rebalance on the stock cluster (about a minute more).")
 @click.option("--warmup", "warmup_s", type=float, default=30, show_default=True,
               help="Part 2: seconds of warm-up before its phases.")
 @click.option("--duration", "phase_s", type=float, default=90, show_default=True,

@@ -52,7 +52,7 @@ def census_lines(census: dict[str, dict[str, int]]) -> list[str]:
 
 def move_commands(opts: DemoOptions) -> list[str]:
     return [f"./nonstop demo --part move --rate {opts.rate} --before {opts.before_s:g} --after {opts.after_s:g} "
-            f"--moves {','.join(map(str, opts.moves))}{'' if opts.rebalance else ' --no-rebalance'} "
+            f"--moves {','.join(map(str, opts.moves))}{' --rebalance' if opts.rebalance else ''} "
             f"--port-base {opts.port_base}"]
 
 

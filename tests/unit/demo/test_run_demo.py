@@ -87,9 +87,11 @@ def test_part_one_lines_say_what_each_way_cost():
 
 
 def test_the_commands_reproduce_the_choices():
-    (cmd,) = demo.move_commands(DemoOptions(rate=200, moves=(1,), rebalance=False, port_base=24000))
-    assert cmd == ("./nonstop demo --part move --rate 200 --before 5 --after 30 --moves 1 --no-rebalance "
+    (cmd,) = demo.move_commands(DemoOptions(rate=200, moves=(1,), rebalance=True, port_base=24000))
+    assert cmd == ("./nonstop demo --part move --rate 200 --before 5 --after 30 --moves 1 --rebalance "
                    "--port-base 24000")
+    (cmd,) = demo.move_commands(DemoOptions())
+    assert cmd == "./nonstop demo --part move --rate 300 --before 5 --after 30 --moves 1,4 --port-base 17000"
 
 
 def test_a_change_that_was_not_applied_says_so_instead_of_showing_a_painless_move():
