@@ -25,6 +25,21 @@ def status_line(phase: str, left_s: float, rows: Sequence[Second], now_ts: float
     return f"{head} | acked {acked:.0f}/s | latency p99 {max(lat):.0f} ms" if lat else f"{head} | acked {acked:.0f}/s | no acks"
 
 
+class Throttled:
+    """A status line at most every `every_s`, for loops that poll more often (e.g. the warm-up's)."""
+
+    def __init__(self, phase: str, echo: Callable[[str], None], every_s: float = 5.0,
+                 clock: Callable[[], float] = time.time):
+        self.phase, self.echo, self.every_s, self.clock = phase, echo, every_s, clock
+        self.next_at = float("-inf")
+
+    def __call__(self, rows: Sequence[Second], left_s: float) -> None:
+        now = self.clock()
+        if now >= self.next_at:
+            self.echo(status_line(self.phase, left_s, rows, now))
+            self.next_at = now + self.every_s
+
+
 def watch(phase: str, until: float, read_rows: Callable[[], Sequence[Second]], echo: Callable[[str], None],
           every_s: float = 5.0, clock: Callable[[], float] = time.time,
           sleep: Callable[[float], None] = time.sleep) -> None:

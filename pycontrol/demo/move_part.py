@@ -106,7 +106,8 @@ def run_way(home: Path, way: str, opts: DemoOptions, echo: Callable[[str], None]
     echo(f"[{way}] starting a fresh cluster in {spec.home} ({'no agent' if not spec.migration else 'agent loaded'})")
     manager.up(spec, timeout_s=300, echo=lambda msg: echo(f"[{way}] {msg}"))
     session = bench.ClusterSession(run, bench_opts, spec, echo,
-                                   settings=(*SETTINGS, f"workload.rate={opts.rate}"), topology=f"demo-{way}")
+                                   settings=(*SETTINGS, f"workload.rate={opts.rate}"), topology=f"demo-{way}",
+                                   on_warm_up_poll=live.Throttled(f"{way}: warming up", echo))
     try:
         echo(f"[{way}] submitting the word count at {opts.rate}/s and warming up")
         warm = session.start_workload()

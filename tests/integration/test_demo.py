@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from pycontrol.demo import figure, report_html, run_demo
+from pycontrol.demo import figure, move_part, report_html, run_demo
 from pycontrol.demo.options import DemoOptions
-from tests.conftest import TEST_PORT_BASE
+from tests.conftest import TEST_PORT_BASE, assert_nothing_left
 from tests.integration.report_browser import check_report
 
 PORT_BASE = TEST_PORT_BASE + 4200
@@ -46,3 +46,7 @@ def test_one_move_two_ways_stock_restarts_a_worker_nonstop_does_not(tmp_path):
     assert by_way["nonstop"]["failed"] == 0
     check_report(tmp_path / "out" / "report.html", ("move-table",))
     assert lines[-1] == f"report: {(tmp_path / 'out' / 'report.html').resolve()}"
+    assert any(line.startswith("[stock: warming up]") for line in lines)          # the live display
+    assert any(line.startswith("[nonstop M=1: after the move]") and "acked" in line for line in lines)
+    for way in ("stock", "nonstop"):
+        assert_nothing_left(move_part.cluster_spec(tmp_path / "home", way, opts))

@@ -81,12 +81,15 @@ class ClusterSession:
     """One fresh cluster and one submission of the word count on it."""
 
     def __init__(self, run: ClusterRun, opts: Options, spec: ClusterSpec, echo: Callable[[str], None],
-                 settings: tuple[str, ...] | None = None, topology: str | None = None):
+                 settings: tuple[str, ...] | None = None, topology: str | None = None,
+                 on_warm_up_poll: Callable[[list[Second], float], None] | None = None):
         self.run, self.opts, self.spec, self.echo = run, opts, spec, echo
         self.layout = Layout(spec.home)
         self.rest = ui_token.rest_client(spec)
         self.topology = topology or f"bench-{safe_name(run.name)}"
         self.settings = settings or (f"workload.rate={opts.rate}", f"topology.workers={WORKERS}")
+        # Called with the series and the seconds left at every warm-up poll (a live display).
+        self.on_warm_up_poll = on_warm_up_poll
         self.topo_id: str | None = None
         self.client = None
         self.components: ExecutorComponents | None = None
@@ -131,6 +134,8 @@ class ClusterSession:
         while time.monotonic() < deadline:
             time.sleep(2)
             rows = self.series()
+            if self.on_warm_up_poll is not None:
+                self.on_warm_up_poll(rows, deadline - time.monotonic())
             now = int(time.time())
             if first_ack is None and any(r.acked for r in rows):
                 first_ack = time.monotonic()

@@ -24,3 +24,12 @@ def test_watch_prints_every_few_seconds_until_the_deadline():
     live.watch("phase", 1012, lambda: [], lines.append, every_s=5, clock=lambda: now[0], sleep=sleep)
     assert now[0] == 1012
     assert [line.split("]")[1].split("|")[0].strip() for line in lines] == ["12 s left", "7 s left", "2 s left"]
+
+
+def test_throttled_lines_come_at_most_every_few_seconds():
+    now, lines = [100.0], []
+    t = live.Throttled("stock: warming up", lines.append, every_s=5, clock=lambda: now[0])
+    for _ in range(6):          # a poll every 2 s: lines at 100, 106 (>= 105), and not in between
+        t([], 600 - now[0])
+        now[0] += 2
+    assert len(lines) == 2 and lines[0].startswith("[stock: warming up] 500 s left")
