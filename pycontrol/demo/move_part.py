@@ -64,7 +64,6 @@ class SegmentResult:
     rows: list = field(default_factory=list)
     recovered_before: bool = True  # the workload was steady again after the previous change
 
-
     @property
     def move_ts(self) -> float:
         return self.move.get("t0_ms", 0) / 1000
