@@ -38,7 +38,8 @@ def move_summary_lines(table: list[dict]) -> list[str]:
             lines.append(f"{r['way']}, {what}: NOT applied ({r.get('not_applied_reason')}); nothing to compare")
             continue
         lines.append(f"{r['way']}, {what}: {restarts} worker restart{'s' if restarts != 1 else ''}, "
-                     f"{r['low_s']} s below 40 % of the offered rate, longest gap between acks "
+                     f"{r['low_s']} s below 40 % of the offered rate ({r.get('acked_short', 0)} tuples acked short of it), "
+                     f"longest gap between acks "
                      f"{r['longest_gap_s']} s{'' if r.get('acking_at_end', True) else ' (still none at the window end)'}, {p99}, {r['failed']} failed / {r['replayed']} replayed tuples"
                      + ("" if r.get("recovered_before", True) else
                         " (made before the workload had recovered from the previous change)"))

@@ -43,8 +43,8 @@ def draw(timelines: list[dict], rate: float, path: Path) -> Path:
             ax_t.set_ylabel(f"acked/s (offered {rate:g}/s: dotted)")
             ax_l.set_ylabel("p99 latency (ms, log)")
         ax_t.legend(fontsize=8)
-    fig.suptitle("one move, two ways: the same placement change on stock Storm and on nonstop "
-                 "(latency from each tuple's intended emit time)")
+    fig.suptitle("one move, two ways: the same placement change on stock Storm and on nonstop\n"
+                 "(latency from each tuple's intended emit time)", fontsize=11)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=100)

@@ -21,6 +21,7 @@ COLUMNS = (("way", "way"), ("m", "executors moved"), ("applied", "applied"),
            ("low_s", f"s below {LOW_SHARE_PCT} % of the offered rate"),
            ("longest_gap_s", "longest gap between acks (s)"),
            ("acking_at_end", "acking at the window's end"),
+           ("acked_short", "tuples acked short of the offered rate"),
            ("latency_max_ms", "max latency (ms)"), ("latency_p99_ms", "p99 latency (ms)"),
            ("failed", "failed tuples"), ("replayed", "replayed tuples"),
            ("worker_restarts", "worker restarts"))
@@ -55,6 +56,9 @@ def row(way: str, m: int | None, rows: Sequence[Second], move_ts: float, window_
     whole = segment_summary(rows, None)
     return {"way": way, "m": m, "low_s": low[str(100 - LOW_SHARE_PCT)], "longest_gap_s": longest_gap_s(window),
             "acking_at_end": window[-1].acked > 0,
+            # Offered minus acked over the window: what a relaunched spout never emitted (it paces anew,
+            # so those tuples have no latency at all) shows here, not in the latency columns.
+            "acked_short": max(0, round(rate * len(window) - summary["acked"])),
             "latency_max_ms": summary["latency_ms"]["max"], "latency_p99_ms": summary["latency_ms"]["p99"],
             "failed": whole["failed"], "replayed": whole["replayed"], "worker_restarts": worker_restarts,
             "acked_per_s": summary["throughput_mean"], "window_s": len(window)}

@@ -40,6 +40,7 @@ def test_a_row_counts_the_slow_seconds_gap_latency_and_failures_after_the_move()
     assert row["worker_restarts"] == 2 and row["way"] == "stock" and row["m"] == 1
     assert row["window_s"] == 10
     assert row["acking_at_end"] is True
+    assert row["acked_short"] == 100 * 10 - (100 + 40 + 41 + 500)
     stalled = move_table.row("stock", 4, before + after[:3], 10.2, 10, 100, worker_restarts=1)
     assert stalled["acking_at_end"] is False and stalled["longest_gap_s"] == 2
 
@@ -48,6 +49,7 @@ def test_a_steady_segment_has_nothing_to_show():
     rows = [sec(ts, 100, p99=12.0) for ts in range(0, 40)]
     row = move_table.row("nonstop", 4, rows, 5, 30, 100, worker_restarts=0)
     assert (row["low_s"], row["longest_gap_s"], row["failed"], row["latency_p99_ms"]) == (0, 0, 0, 12.0)
+    assert row["acked_short"] == 0
 
 
 def test_bad_inputs_name_their_mistake():

@@ -7,7 +7,7 @@ import pycontrol.demo as demo
 from pycontrol.demo.options import DemoOptions
 from pycontrol.errors import UserError
 
-ROW = {"way": "stock", "m": 1, "low_s": 4, "longest_gap_s": 3, "latency_max_ms": 2100.0, "latency_p99_ms": 1900.0,
+ROW = {"way": "stock", "m": 1, "low_s": 4, "acked_short": 900, "longest_gap_s": 3, "latency_max_ms": 2100.0, "latency_p99_ms": 1900.0,
        "failed": 12, "replayed": 12, "worker_restarts": 2}
 
 
@@ -79,8 +79,8 @@ def test_a_failed_part_is_reported_the_other_still_runs_and_the_exit_is_non_zero
 
 def test_part_one_lines_say_what_each_way_cost():
     (line,) = demo.move_summary_lines([ROW])
-    assert line == ("stock, 1 executor moved: 2 worker restarts, 4 s below 40 % of the offered rate, longest gap "
-                    "between acks 3 s, p99 latency 1900 ms, 12 failed / 12 replayed tuples")
+    assert line == ("stock, 1 executor moved: 2 worker restarts, 4 s below 40 % of the offered rate (900 tuples acked "
+                    "short of it), longest gap between acks 3 s, p99 latency 1900 ms, 12 failed / 12 replayed tuples")
     (line,) = demo.move_summary_lines([{**ROW, "m": None, "way": "stock rebalance", "latency_p99_ms": None,
                                         "worker_restarts": 1}])
     assert line.startswith("stock rebalance, Storm's rebalance: 1 worker restart, ") and "no acks" in line
