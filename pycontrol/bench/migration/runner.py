@@ -80,11 +80,16 @@ def _wait(what: str, check: Callable, timeout_s: float, poll_s: float = 1.0):
 class ClusterSession:
     """One fresh cluster and one submission of the word count on it."""
 
-    def __init__(self, run: ClusterRun, opts: Options, spec: ClusterSpec, echo: Callable[[str], None]):
+    def __init__(self, run: ClusterRun, opts: Options, spec: ClusterSpec, echo: Callable[[str], None],
+                 settings: tuple[str, ...] | None = None, topology: str | None = None,
+                 on_warm_up_poll: Callable[[list[Second], float], None] | None = None):
         self.run, self.opts, self.spec, self.echo = run, opts, spec, echo
         self.layout = Layout(spec.home)
         self.rest = ui_token.rest_client(spec)
-        self.topology = f"bench-{safe_name(run.name)}"
+        self.topology = topology or f"bench-{safe_name(run.name)}"
+        self.settings = settings or (f"workload.rate={opts.rate}", f"topology.workers={WORKERS}")
+        # Called with the series and the seconds left at every warm-up poll (a live display).
+        self.on_warm_up_poll = on_warm_up_poll
         self.topo_id: str | None = None
         self.client = None
         self.components: ExecutorComponents | None = None
@@ -93,8 +98,7 @@ class ClusterSession:
         return series.read_series(locate.artifact_dirs(self.layout.logs, self.topo_id))
 
     def start_workload(self) -> dict:
-        submit_workload(WORKLOAD, self.topology, [f"workload.rate={self.opts.rate}", f"topology.workers={WORKERS}"],
-                        self.layout.control_conf_dir)
+        submit_workload(WORKLOAD, self.topology, list(self.settings), self.layout.control_conf_dir)
         t0 = time.monotonic()
         self.topo_id = _wait(f"{self.topology} listed", lambda: self._topology_id(), 120)
         warm = self._warm_up(t0)
@@ -130,6 +134,8 @@ class ClusterSession:
         while time.monotonic() < deadline:
             time.sleep(2)
             rows = self.series()
+            if self.on_warm_up_poll is not None:
+                self.on_warm_up_poll(rows, deadline - time.monotonic())
             now = int(time.time())
             if first_ack is None and any(r.acked for r in rows):
                 first_ack = time.monotonic()
@@ -153,7 +159,7 @@ class ClusterSession:
         moves = []
         for offset in self.opts.move_offsets() if mover else []:
             _sleep_until(start + offset)
-            rec = self._move(seg, mover, rng)
+            rec = self.move(seg, mover, rng)
             rec["offset_s"] = round(rec.get("t0_ms", time.time() * 1000) / 1000 - start, 3)
             moves.append(rec)
             why = f"  ({rec['reason'][:120]})" if rec.get("reason") and rec.get("decision") != "applied" else ""
@@ -165,7 +171,8 @@ class ClusterSession:
                 "duration_s": self.opts.duration_s, "moves": moves, "restarted_workers": restarted,
                 "worker_pids_before": pids_before}
 
-    def _move(self, seg: Segment, mover, rng: random.Random) -> dict:
+    def move(self, seg: Segment, mover, rng: random.Random) -> dict:
+        """One re-deployment of seg.m executors (or a rebalance), recorded; a failure is recorded, not raised."""
         if isinstance(mover, RebalanceMover):
             return mover.apply()
         try:

@@ -9,7 +9,6 @@ from pycontrol.bench.otd.runner import make_options
 from pycontrol.bench.otd.samples import sample_of
 from pycontrol.bench.otd.scaling import parse_sizes, per_pair
 from pycontrol.controller.decisions import APPLIED, NO_ACTION, DecisionRecord
-from pycontrol.demo import demo_experiment, summary_lines
 from pycontrol.errors import UserError
 from tests.unit.controller.fakes import model
 
@@ -203,24 +202,6 @@ def test_scaling_sizes_and_per_pair_times():
     rows = per_pair([{"ok": True, "executors": 100, "workers": 20, "median_thread_cpu_ms": 4.0},
                      {"ok": False, "executors": 1, "workers": 1}])
     assert [(r["e_times_n"], r["thread_cpu_us_per_pair"]) for r in rows] == [(2000, 2.0)]
-
-
-def test_demo_arguments_are_checked_before_anything_starts():
-    with pytest.raises(UserError, match="--duration"):
-        demo_experiment(10, 60, 100)
-    with pytest.raises(UserError, match="--baseline"):
-        demo_experiment(60, 5, 100)
-    assert demo_experiment(60, 20, 100).otd_s == 60
-
-
-def test_demo_summary_lines_list_moves_then_metrics():
-    doc = summary.summarise([s(0, {"a": 1.0, "b": 1.0}, 0.5)], [sec(0, 10)],
-                            [{"at": 1, "executor": "[3-3]", "from_slot": A, "to_slot": B, "reason": "why"}],
-                            {"default": (0, 1), "otd": (1, 2)})
-    lines = summary_lines(doc)
-    assert lines[0] == "moves made: 1" and lines[1] == f"  [3-3]: {A} -> {B}: why"
-    assert len(lines) == 2 + len(summary.METRICS)
-    assert lines[2].split()[-6:] == ["default", "10.0", "OTD", "-", "change", "-"]
 
 
 def test_a_failing_part_is_reported_and_the_others_still_run(tmp_path, monkeypatch):
