@@ -29,14 +29,16 @@ def register(main: click.Group) -> None:
 
 
 def planner_classpath() -> str:
-    """The scheduling plugin jar plus Storm's lib/ (Jackson, commons-cli and Storm's schedulers)."""
+    """The scheduling plugin jar, the metrics jar it depends on (the shared executor-span rule, as in
+    Nimbus's extlib) and Storm's lib/ (Jackson, commons-cli and Storm's schedulers)."""
     d = dist_dir()
     jar = d / "extlib" / "nonstop-scheduling.jar"
+    metrics = d / "extlib" / "nonstop-metrics.jar"
     lib = d / "storm" / "lib"
-    if not jar.is_file() or not any(lib.glob("storm-server-*.jar")):
+    if not jar.is_file() or not metrics.is_file() or not any(lib.glob("storm-server-*.jar")):
         raise UserError(f"the scheduling plugin or Storm's jars are missing under {d}: build them with "
                         f"`mvn -q -pl storm-plugins/scheduling -am package` in {REPO_ROOT}, or set PYCONTROL_DIST")
-    return os.pathsep.join([str(jar), str(lib / "*")])
+    return os.pathsep.join([str(jar), str(metrics), str(lib / "*")])
 
 
 def run_planner(args: list[str], timeout_s: float) -> subprocess.CompletedProcess:
