@@ -47,7 +47,7 @@ WORKLOAD = "wordcount-heavy-java"
 NODE_SLOTS = (1, 3)
 WINDOW_S = 10.0
 MIN_WINDOWS = 3
-RATE = 20_000          # sentences/s offered: above what the default placement takes here
+RATE = 2000           # sentences/s offered: above what the default placement takes on a small machine
 PENDING = 1000         # in flight per spout task: the nodes' CPUs, not this, bound throughput
 SETTINGS = ("topology.workers=4", "workload.par.split=8", "workload.par.count=4", f"workload.rate={RATE}",
             f"topology.max.spout.pending={PENDING}", f"workload.heavy.drift.secs={NO_DRIFT_S}",
@@ -94,19 +94,22 @@ def run_controller_part(home: Path, out_dir: Path, echo: Callable[[str], None], 
     return doc
 
 
-def _run_windows(data: RunData) -> list[dict]:
+def _run_windows(data: RunData, phase_s: float) -> list[dict]:
+    """The measured phase's windows, up to phase_s: a controller cycle waiting on a slow move can end the
+    phase late, and both runs must be compared over the same stretch."""
     samples = [s.to_dict() for s in data.samples]
     start, end = data.phases["otd"]
-    return comparison.windows(samples, data.seconds, start, end, WINDOW_S, topology_workers(samples))
+    return comparison.windows(samples, data.seconds, start, min(end, start + phase_s), WINDOW_S,
+                              topology_workers(samples))
 
 
 def build_document(otd: RunData, control: RunData, *, spec_info: dict, warmup_s: float, phase_s: float,
                    port_base: int, home: Path, out_dir: Path) -> dict:
-    otd_w, control_w = _run_windows(otd), _run_windows(control)
+    otd_w, control_w = _run_windows(otd, phase_s), _run_windows(control, phase_s)
     table = comparison.compare(otd_w, control_w)
     t0 = otd.phases["otd"][0]
     moves = [{"executor": m["executor"], "from_slot": m["from_slot"], "to_slot": m["to_slot"],
-              "reason": m["reason"], "ts": m["at"]} for m in otd.moves]
+              "reason": m["reason"], "ts": m["at"], "outcome": m.get("outcome")} for m in otd.moves]
     lines = comparison.summary_lines(table, moves, (len(otd_w), len(control_w)), WINDOW_S)
     if not moves:
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(otd.decisions.items())) or "none recorded"

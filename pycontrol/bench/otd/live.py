@@ -216,8 +216,9 @@ def run_on_cluster(spec: ClusterSpec, exp: Experiment, echo: Callable[[str], Non
               and all(d.seq >= 2 for d in docs.values()), START_TIMEOUT_S)
         wait_until("acked tuples", lambda: placement.acked(rest, topo_id) > 0, START_TIMEOUT_S)
         data.worker_cpus = processes.worker_cpus(spec.home)
-        echo(f"running; warming up {exp.warmup_s:g} s under Storm's default placement")
-        stop.wait(exp.warmup_s)
+        if exp.warmup_s > 0:
+            echo(f"running; warming up {exp.warmup_s:g} s under Storm's default placement")
+            stop.wait(exp.warmup_s)
         clock = SystemClock()
         metrics = ControllerMetrics()
         if metrics_port:

@@ -105,7 +105,8 @@ def test_the_document_has_both_runs_every_metric_the_moves_and_the_figure(tmp_pa
     doc = build_document(_run(1000.0, 300, [move]), _run(5000.0, 200), spec_info={"nodes": 2}, warmup_s=30,
                          phase_s=40, port_base=26000, home=tmp_path / "h", out_dir=tmp_path)
     json.dumps(doc)
-    assert doc["moves"] == [{"executor": "[5-5]", "from_slot": B, "to_slot": A, "reason": "otd case 1", "ts": 1010.0}]
+    assert doc["moves"] == [{"executor": "[5-5]", "from_slot": B, "to_slot": A, "reason": "otd case 1", "ts": 1010.0,
+                             "outcome": "applied"}]
     assert [r["metric"] for r in doc["comparison"]] == list(comparison.METRICS)
     assert doc["comparison"][0]["change_pct"] == 50.0 and doc["comparison"][0]["better"] is True
     assert doc["runs"]["otd"]["moves_made"] == 1 and doc["runs"]["control"]["moves_made"] == 0
@@ -114,6 +115,16 @@ def test_the_document_has_both_runs_every_metric_the_moves_and_the_figure(tmp_pa
     assert all((tmp_path / "controller.png").samefile(f) for f in doc["figures"])
     assert "--pin-cpus" in "\n".join(doc["commands"])
     assert any("[5-5]" in line for line in doc["summary_lines"])
+
+
+def test_both_runs_are_compared_over_the_same_stretch_when_a_phase_ended_late(tmp_path):
+    from pycontrol.bench.otd.controlled import build_document
+    late = _run(1000.0, 300)
+    late.phases["otd"] = (1000.0, 1130.0)          # a cycle waited 90 s on a move's verification
+    late.seconds = [sec(1000.0 + i, 300) for i in range(130)]
+    doc = build_document(late, _run(5000.0, 200), spec_info={}, warmup_s=30, phase_s=40, port_base=26000,
+                         home=tmp_path, out_dir=tmp_path)
+    assert len(doc["runs"]["otd"]["windows"]) == len(doc["runs"]["control"]["windows"]) == 4
 
 
 def test_a_run_without_moves_says_so_and_why(tmp_path):
