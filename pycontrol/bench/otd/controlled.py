@@ -23,6 +23,11 @@ whatever their phase alignment, so a drifting cost would differ between OTD and 
 sentences shuffled to the splits a drift changes every split's cost alike (it moves the total, it makes
 no split hot). Here the cost does not drift (runner.NO_DRIFT_S): both runs see the same per-key costs.
 
+Latency is the spout's, from each sentence's intended emit time: while the offered rate is above what
+a placement takes, the spout falls further behind and this latency grows through the run, in both runs
+alike at equal offsets; a run that takes more falls behind less (and recovers when it takes more than is
+offered). The windows compare equal offsets, so this stays a like-for-like comparison.
+
 The comparison itself is pure (comparison.py); this module is the thin adapter over live.py's pieces."""
 
 from __future__ import annotations
