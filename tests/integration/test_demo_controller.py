@@ -16,14 +16,15 @@ from tests.conftest import TEST_PORT_BASE, assert_nothing_left
 pytestmark = [pytest.mark.cluster, pytest.mark.slow,
               pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="pinning 2 nodes needs 2 CPUs")]
 
-WARMUP_S, PHASE_S = 30, 40   # 4 windows of 10 s per run
+WARMUP_S, PHASE_S = 20, 30   # 3 windows of 10 s per run: the least the comparison takes
 
 
 def test_controller_part_compares_otd_with_a_control_that_moves_nothing(tmp_path):
     home, out = tmp_path / "ctl-cluster", tmp_path / "out"
     port_base = TEST_PORT_BASE + 1400   # clear of the session cluster and the lifecycle test (+1000)
     lines: list[str] = []
-    doc = run_controller_part(home, out, lambda line: (lines.append(line), print(line, flush=True)), port_base=port_base, warmup_s=WARMUP_S, phase_s=PHASE_S)
+    doc = run_controller_part(home, out, lambda line: (lines.append(line), print(line, flush=True)),
+                              port_base=port_base, warmup_s=WARMUP_S, phase_s=PHASE_S)
 
     # The cluster is down afterwards and nothing of it is left.
     spec = make_spec(home, nodes=2, node_slots=NODE_SLOTS, port_base=port_base)
