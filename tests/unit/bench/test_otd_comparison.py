@@ -144,3 +144,5 @@ def test_phases_too_short_for_three_windows_are_refused():
         controller_experiment("otd", 5, 60)
     exp = controller_experiment("plan-only", 30, 40)
     assert (exp.default_s, exp.otd_s, exp.second_policy, exp.warmup_s) == (30, 40, "plan-only", 0)
+    # CPU thresholds come from the warm-up's worker shares, not fixed values.
+    assert exp.calibrate_band is not None and not {"high_cpu", "low_cpu"} & set(exp.otd_params)
