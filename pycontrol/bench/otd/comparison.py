@@ -91,6 +91,18 @@ def compare(otd_windows: Sequence[Mapping], control_windows: Sequence[Mapping]) 
     return rows
 
 
+def stall_warnings(runs: Mapping[str, Sequence[Mapping]]) -> list[str]:
+    """A line per run with windows in which nothing was acked: the topology stalled (workers restarting,
+    a starved machine), and its figures say more about that than about placement."""
+    out = []
+    for name, ws in runs.items():
+        stalled = [w for w in ws if not w["throughput"]]
+        if stalled:
+            out.append(f"warning: the {name} run acked nothing in {len(stalled)} of its {len(ws)} windows "
+                       f"(from {stalled[0]['offset_s']:g} s): it stalled, so the comparison is not a fair one")
+    return out
+
+
 def _fmt(v: float | None) -> str:
     return "-" if v is None else f"{v:.3f}" if abs(v) < 10 else f"{v:.0f}"
 

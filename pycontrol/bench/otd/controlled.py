@@ -122,6 +122,7 @@ def build_document(otd: RunData, control: RunData, *, spec_info: dict, warmup_s:
     moves = [{"executor": m["executor"], "from_slot": m["from_slot"], "to_slot": m["to_slot"],
               "reason": m["reason"], "ts": m["at"], "outcome": m.get("outcome")} for m in otd.moves]
     lines = comparison.summary_lines(table, moves, (len(otd_w), len(control_w)), WINDOW_S)
+    lines += comparison.stall_warnings({"OTD": otd_w, "control": control_w})
     if not moves:
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(otd.decisions.items())) or "none recorded"
         lines.insert(2, f"  OTD made no move: its cycles' decisions were {kinds} (controller.json: runs.otd.cycles)")

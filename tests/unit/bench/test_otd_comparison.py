@@ -87,6 +87,16 @@ def test_the_lines_say_plainly_where_otd_did_not_win():
     assert "OTD beat the control on: throughput (acked/s)." in comparison.summary_lines(won, [], (4, 4), 10.0)
 
 
+def test_a_run_that_acked_nothing_for_a_while_is_flagged():
+    ok = [{"offset_s": 0, "throughput": 5.0}, {"offset_s": 10, "throughput": 6.0}]
+    stalled = [{"offset_s": 0, "throughput": 5.0}, {"offset_s": 10, "throughput": 0.0},
+               {"offset_s": 20, "throughput": None}]
+    assert comparison.stall_warnings({"control": ok}) == []
+    got = comparison.stall_warnings({"OTD": stalled, "control": ok})
+    assert got == ["warning: the OTD run acked nothing in 2 of its 3 windows (from 10 s): it stalled, "
+                   "so the comparison is not a fair one"]
+
+
 def _run(phase0, acked, moves=(), decisions=None):
     from pycontrol.bench.otd.live import RunData
     from pycontrol.bench.otd.samples import Sample
