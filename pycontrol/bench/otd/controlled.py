@@ -64,7 +64,9 @@ SETTINGS = ("topology.workers=4", "workload.par.split=8", "workload.par.count=4"
             f"nonstop.metrics.period.secs={COMPUTE_METRICS_PERIOD_S}")
 # The compute benchmark's OTD parameters, its fixed CPU thresholds replaced by the calibrated ones.
 OTD_PARAMS = {k: v for k, v in COMPUTE_OTD.items() if k not in ("high_cpu", "low_cpu")}
-# Recommended lengths for the demo (item "a real run" in results/otd/README.md shows one).
+# Recommended lengths for the demo: JVMs pinned to one CPU warm up for minutes (the benchmark waits 300 s,
+# runner.COMPUTE_WARMUP_S); 120 s is the demo's compromise. 180 s leaves OTD room for several moves (at most
+# one per 15 s: 5 s cycles, 10 s cooldown) and gives each run 18 windows.
 DEMO_WARMUP_S, DEMO_PHASE_S = 120.0, 180.0
 
 
