@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 
 import click
 
 from pycontrol.cli.common import home_option, resolve_home
 from pycontrol.cluster import manager
-from pycontrol.cluster.spec import NETWORKS, make_spec, parse_conf_settings
+from pycontrol.cluster.spec import NETWORKS, cpus_per_node, make_spec, parse_conf_settings
 from pycontrol.cluster.storm_versions import DEFAULT_STORM_VERSION, STORM_VERSIONS
+from pycontrol.errors import UserError
 
 
 def register(main: click.Group) -> None:
@@ -32,6 +34,10 @@ def cluster() -> None:
 @click.option("--node-cpus", default=None, metavar="LISTS",
               help="Pin each node (its supervisor and workers) to CPUs, one list per node separated by ';', "
                    "e.g. '0;1' or '0-1;2-3': each node then has its own CPUs, like separate machines.")
+@click.option("--pin-cpus", is_flag=True,
+              help="Give each node CPUs of its own: node i runs on the i-th equal block of the CPUs this process "
+                   "may use (2 CPUs, 2 nodes: node1 on CPU 0, node2 on CPU 1). ZooKeeper, Nimbus and the UI stay "
+                   "unpinned. Instead of --node-cpus.")
 @click.option("--node-slots", default=None, metavar="COUNTS",
               help="A slot count per node, separated by ';', e.g. '1;5', when the nodes differ (this "
                    "replaces --slots).")
@@ -48,9 +54,13 @@ def cluster() -> None:
 @click.option("--conf", "conf", multiple=True, metavar="KEY=VALUE",
               help="Extra storm.yaml key for every daemon and worker (YAML value), e.g. "
                    "nonstop.migration.worker.sync.ms=500; repeatable.")
-def up(home, nodes, slots, network, link_bandwidth, link_delay, node_cpus, node_slots, port_base, timeout,
+def up(home, nodes, slots, network, link_bandwidth, link_delay, node_cpus, pin_cpus, node_slots, port_base, timeout,
        migration, storm_version, zk_acl, conf) -> None:
     """Start the cluster and wait until every supervisor and slot is registered."""
+    if pin_cpus:
+        if node_cpus:
+            raise UserError("--pin-cpus and --node-cpus both choose the nodes' CPUs: give one of them")
+        node_cpus = cpus_per_node(nodes, sorted(os.sched_getaffinity(0)))
     spec = make_spec(resolve_home(home), nodes=nodes, slots=slots, network=network,
                      link_bandwidth=link_bandwidth, link_delay_ms=link_delay, port_base=port_base,
                      migration=migration, extra_conf=parse_conf_settings(conf), node_cpus=node_cpus,

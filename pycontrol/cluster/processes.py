@@ -124,6 +124,37 @@ def daemon_pid(rec: ProcessRecord) -> int | None:
     return kids[0].pid if kids else None
 
 
+WORKER_MAIN = "org.apache.storm.daemon.worker.Worker"
+
+
+def parse_cpu_list(text: str) -> tuple[int, ...]:
+    """The kernel's CPU list format ("0", "0-2,5") -> the CPUs, sorted."""
+    cpus: set[int] = set()
+    for item in text.strip().split(","):
+        lo, _, hi = item.partition("-")
+        cpus.update(range(int(lo), int(hi or lo) + 1))
+    return tuple(sorted(cpus))
+
+
+def worker_cpus(home: Path) -> dict[int, tuple[int, ...]]:
+    """Slot port -> the CPUs each worker JVM of the cluster at `home` may run on, as the kernel has it
+    (/proc/<pid>/status, Cpus_allowed_list): what pinning a node really gave its workers."""
+    out = {}
+    for p in psutil.process_iter(["pid", "cmdline"]):
+        cmd = p.info["cmdline"] or []
+        if WORKER_MAIN not in cmd or not any(str(home) in a for a in cmd):
+            continue
+        port = next((int(a.split("=", 1)[1]) for a in cmd if a.startswith("-Dworker.port=")), None)
+        try:
+            status = Path(f"/proc/{p.pid}/status").read_text()
+        except OSError:
+            continue    # the worker ended meanwhile
+        allowed = next((ln.split(":", 1)[1] for ln in status.splitlines() if ln.startswith("Cpus_allowed_list:")), None)
+        if port is not None and allowed is not None:
+            out[port] = parse_cpu_list(allowed)
+    return out
+
+
 def kill_leader(rec: ProcessRecord) -> None:
     """SIGKILL the daemon's own process and its keeper (not its group), as a crash of the machine's
     supervision would: whatever the daemon started (a supervisor's workers) runs on. The keeper goes

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from dataclasses import asdict, dataclass, field
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -191,6 +191,19 @@ def parse_node_cpus(text: str) -> tuple[tuple[int, ...], ...]:
             cpus.update(range(lo, int(m.group(2) or lo) + 1))
         out.append(tuple(sorted(cpus)))
     return tuple(out)
+
+
+def cpus_per_node(nodes: int, cpus: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """`--pin-cpus`: node i gets the i-th of `nodes` equal consecutive blocks of `cpus` (the CPUs this
+    process may use; a remainder stays unused), so nodes never share a CPU: with CPUs 0 and 1 and two
+    nodes, node1 runs on CPU 0 and node2 on CPU 1."""
+    avail = sorted(set(cpus))
+    if nodes > len(avail):
+        raise UserError(f"--pin-cpus gives every node a CPU of its own: {nodes} nodes need {nodes} CPUs, "
+                        f"this machine lets us use {len(avail)} ({','.join(map(str, avail))}); "
+                        f"use fewer --nodes or --node-cpus with shared CPUs")
+    each = len(avail) // nodes
+    return tuple(tuple(avail[i * each:(i + 1) * each]) for i in range(nodes))
 
 
 def parse_node_slots(text: str) -> tuple[int, ...]:

@@ -50,7 +50,7 @@ def test_netns_cluster_shaped_links_crash_recovery_and_clean_down(tmp_path):
 
         # Pinned nodes: each node's workers run on its CPU only, and its metrics report that one CPU.
         pinned = {port: n.cpus for n in spec.node_specs for port in n.slot_ports}
-        workers = _worker_cpus(spec.home)
+        workers = processes.worker_cpus(spec.home)
         assert workers and all(workers[port] == pinned[port] for port in workers), (workers, pinned)
         mz = MetricsZk(f"{spec.control_host}:{spec.zk_port}", auth=cluster_zk_auth(spec.home))
         assert mz.start(30)
@@ -72,16 +72,3 @@ def test_netns_cluster_shaped_links_crash_recovery_and_clean_down(tmp_path):
         manager.down(spec.home)
     assert_nothing_left(spec)
     assert network.leftovers(spec) == []
-
-
-def _worker_cpus(home) -> dict[int, tuple[int, ...]]:
-    """Slot port -> the CPUs each of this cluster's worker JVMs may run on (/proc/<pid>/status)."""
-    import psutil
-    out = {}
-    for p in psutil.process_iter(["cmdline"]):
-        cmd = p.info["cmdline"] or []
-        if "org.apache.storm.daemon.worker.Worker" not in cmd or not any(str(home) in a for a in cmd):
-            continue
-        port = next(int(a.split("=", 1)[1]) for a in cmd if a.startswith("-Dworker.port="))
-        out[port] = tuple(sorted(p.cpu_affinity()))
-    return out

@@ -6,16 +6,17 @@ spout's per-second throughput and latency are kept. The cluster is taken down at
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from pycontrol import zk
 from pycontrol.bench.otd.samples import Sample, sample_of
-from pycontrol.cluster import manager, ui_token
+from pycontrol.cluster import manager, processes, ui_token
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.secrets import cluster_zk_auth
 from pycontrol.cluster.spec import ClusterSpec
@@ -72,6 +73,7 @@ class RunData:
     seconds: list[dict] = field(default_factory=list)
     otd_params: dict[str, Any] = field(default_factory=dict)
     cycles: list[dict] = field(default_factory=list)               # every decision record, with its reason
+    worker_cpus: dict[int, tuple[int, ...]] = field(default_factory=dict)  # slot port -> CPUs it may use
 
 
 # Nodes sharing the machine's CPUs: a worker this far above (below) the mean share seen under the default
@@ -125,7 +127,7 @@ class RecordingSink:
                     self.echo(f"  move {m['executor']}: {m['from_slot']} -> {m['to_slot']} ({r.outcome})")
 
 
-def _wait(what: str, check: Callable[[], Any], timeout_s: float, poll_s: float = 2.0):
+def wait_until(what: str, check: Callable[[], Any], timeout_s: float, poll_s: float = 2.0):
     deadline = time.monotonic() + timeout_s
     while True:
         try:
@@ -146,17 +148,18 @@ def _config(exp: Experiment, name: str, params: dict) -> policy_mod.ControllerCo
                                                            "safety": exp.safety}}})
 
 
-def run_experiment(spec: ClusterSpec, exp: Experiment, echo: Callable[[str], None], keep: bool = False,
-                   metrics_port: int = 0, stop: threading.Event | None = None) -> RunData:
-    """Brings the cluster up, runs both phases and takes it down (unless keep), whatever happened."""
-    stop = stop or threading.Event()
+@contextlib.contextmanager
+def cluster_session(spec: ClusterSpec, echo: Callable[[str], None], keep: bool = False) -> Iterator[None]:
+    """The cluster is up inside the block and taken down after it (unless keep), whatever happened,
+    Ctrl-C included."""
     per_node = "/".join(str(len(n.slot_ports)) for n in spec.node_specs)
+    pins = f", pinned to CPUs {';'.join(','.join(map(str, c)) for c in spec.node_cpus)}" if spec.node_cpus else ""
     echo(f"bringing up {spec.nodes} nodes with {per_node} slots ({spec.network}"
-         f"{', links ' + spec.link_bandwidth if spec.link_bandwidth else ''}) under {spec.home}")
+         f"{', links ' + spec.link_bandwidth if spec.link_bandwidth else ''}{pins}) under {spec.home}")
     state = manager.up(spec, echo=echo)
     echo(f"cluster ready in {state.ready_after_s} s; UI REST at {spec.ui_url}")
     try:
-        return _run_on(spec, exp, echo, metrics_port, stop)
+        yield
     finally:
         if keep:
             echo(f"cluster left running (--keep): pycontrol cluster down --home {spec.home}")
@@ -164,7 +167,26 @@ def run_experiment(spec: ClusterSpec, exp: Experiment, echo: Callable[[str], Non
             echo(manager.down(spec.home))
 
 
-def _run_on(spec: ClusterSpec, exp: Experiment, echo, metrics_port: int, stop: threading.Event) -> RunData:
+def run_experiment(spec: ClusterSpec, exp: Experiment, echo: Callable[[str], None], keep: bool = False,
+                   metrics_port: int = 0, stop: threading.Event | None = None) -> RunData:
+    """Brings the cluster up, runs both phases and takes it down (unless keep), whatever happened."""
+    with cluster_session(spec, echo, keep):
+        return run_on_cluster(spec, exp, echo, metrics_port, stop or threading.Event())
+
+
+def wait_topology_gone(spec: ClusterSpec, name: str, timeout_s: float = 180) -> None:
+    """Until Nimbus no longer lists `name` and none of the cluster's worker JVMs is left: the next
+    submission then finds every slot free, so it gets the same default placement as the last one."""
+    rest = ui_token.rest_client(spec)
+    wait_until(f"{name} gone and its workers stopped",
+               lambda: rest.topology_id(name) is None and not processes.worker_cpus(spec.home), timeout_s)
+
+
+def run_on_cluster(spec: ClusterSpec, exp: Experiment, echo: Callable[[str], None], metrics_port: int = 0,
+                   stop: threading.Event | None = None) -> RunData:
+    """Both phases of `exp` on a running cluster: submit, wait until it runs, observe, then the second
+    policy; the topology is killed at the end."""
+    stop = stop or threading.Event()
     from pycontrol.controller.daemon import Daemon
     from pycontrol.controller.leader import Leadership
     from pycontrol.controller.loop import ControlLoop
@@ -179,22 +201,24 @@ def _run_on(spec: ClusterSpec, exp: Experiment, echo, metrics_port: int, stop: t
     zk_hosts = f"{spec.control_host}:{spec.zk_port}"
     echo(f"submitting {exp.workload} as {exp.topology}: {' '.join(exp.settings)}")
     submit_workload(exp.workload, exp.topology, list(exp.settings), layout.control_conf_dir)
-    topo_id = _wait(f"{exp.topology} listed", lambda: rest.topology_id(exp.topology), 120)
+    topo_id = wait_until(f"{exp.topology} listed", lambda: rest.topology_id(exp.topology), 120)
     data = RunData(topo_id)
     auth = cluster_zk_auth(spec.home)
     client = zk.connect(zk_hosts, auth=auth)
     mz = MetricsZk(zk_hosts, auth=auth)
     server = None
     try:
-        _wait(f"{exp.topology}'s executors on all {spec.nodes} nodes",
+        wait_until(f"{exp.topology}'s executors on all {spec.nodes} nodes",
               lambda: len(placement.by_host(placement.placement(rest, topo_id))) == spec.nodes, START_TIMEOUT_S)
         if not mz.start(30):
             raise UserError(f"cannot reach ZooKeeper at {zk_hosts}")
-        _wait("every worker publishing metrics", lambda: len(docs := mz.read(topo_id).docs) >= 1
+        wait_until("every worker publishing metrics", lambda: len(docs := mz.read(topo_id).docs) >= 1
               and all(d.seq >= 2 for d in docs.values()), START_TIMEOUT_S)
-        _wait("acked tuples", lambda: placement.acked(rest, topo_id) > 0, START_TIMEOUT_S)
-        echo(f"running; warming up {exp.warmup_s:g} s under Storm's default placement")
-        stop.wait(exp.warmup_s)
+        wait_until("acked tuples", lambda: placement.acked(rest, topo_id) > 0, START_TIMEOUT_S)
+        data.worker_cpus = processes.worker_cpus(spec.home)
+        if exp.warmup_s > 0:
+            echo(f"running; warming up {exp.warmup_s:g} s under Storm's default placement")
+            stop.wait(exp.warmup_s)
         clock = SystemClock()
         metrics = ControllerMetrics()
         if metrics_port:
@@ -243,7 +267,8 @@ def _run_on(spec: ClusterSpec, exp: Experiment, echo, metrics_port: int, stop: t
             echo(f"phase 2 (control): controller with policy {exp.second_policy} for {exp.otd_s:g} s")
             phase("otd", exp.second_policy, {}, exp.otd_s)
         time.sleep(3)   # the spout writes each second's line shortly after it ends
-        data.seconds = [{"ts": r.ts, "acked": r.acked, "latency_p50_ms": r.latency_p50_ms}
+        data.seconds = [{"ts": r.ts, "acked": r.acked, "latency_p50_ms": r.latency_p50_ms,
+                         "latency_p99_ms": r.latency_p99_ms}
                         for r in series.read_series(locate.artifact_dirs(layout.logs, topo_id))]
         if stop.is_set():
             raise UserError("stopped before the run was complete")

@@ -56,3 +56,30 @@ def plot_scaling(rows: Sequence[dict], path: Path) -> Path:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def plot_comparison(otd_windows: Sequence[dict], control_windows: Sequence[dict], metrics: Sequence[str],
+                    labels: dict[str, str], move_offsets: Sequence[float], title: str, path: Path) -> Path:
+    """OTD and its control window by window (x: seconds into the measured phase), one panel per metric,
+    OTD's moves as dotted lines."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(len(metrics), 1, figsize=(9, 2.1 * len(metrics)), sharex=True, squeeze=False)
+    for ax, metric in zip(axes[:, 0], metrics):
+        for rows, name, style in ((otd_windows, "OTD", "o-"), (control_windows, "control (no moves)", "s--")):
+            pts = [(w["offset_s"], w[metric]) for w in rows if w[metric] is not None]
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], style, lw=1.2, ms=3, label=name)
+        for i, x in enumerate(move_offsets):
+            ax.axvline(x, color="tab:red", ls=":", lw=1, label="OTD move" if i == 0 else None)
+        ax.set_ylabel(labels[metric], fontsize=8)
+        ax.grid(alpha=0.3)
+    axes[0, 0].set_title(title)
+    axes[0, 0].legend(loc="upper left", fontsize=7)
+    axes[-1, 0].set_xlabel("seconds into the measured phase (window start)")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

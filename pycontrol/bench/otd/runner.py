@@ -27,7 +27,7 @@ from pathlib import Path
 
 from pycontrol.bench.otd import plots, scaling, summary
 from pycontrol.bench.otd.live import CALIBRATION_BAND, CLUSTER_CONF, Experiment, RunData, run_experiment
-from pycontrol.cluster.spec import make_spec
+from pycontrol.cluster.spec import cpus_per_node, make_spec
 from pycontrol.errors import UserError
 from pycontrol.workloads.submit import EVEN_SHUFFLE
 
@@ -157,12 +157,11 @@ def comm_experiment(opts: Options) -> Experiment:
 
 
 def node_cpus(nodes: int, cpus: list[int]) -> tuple[tuple[int, ...], ...]:
-    """Consecutive blocks of the CPUs, an equal number per node (any remainder unused); () when there are
-    fewer CPUs than nodes."""
-    each = len(cpus) // nodes
-    if each < 1:
+    """Each node its own block of the CPUs (spec.cpus_per_node); () when there are fewer CPUs than nodes."""
+    try:
+        return cpus_per_node(nodes, cpus)
+    except UserError:
         return ()
-    return tuple(tuple(cpus[i * each:(i + 1) * each]) for i in range(nodes))
 
 
 def _band(opts: Options) -> float | None:

@@ -129,3 +129,10 @@ def test_a_pinned_daemon_and_its_children_run_on_the_given_cpus_only(tmp_path):
     k.communicate(timeout=30)
     assert k.returncode == 0
     assert seen.read_text().split(":")[1].strip() == str(cpu)
+
+
+def test_kernel_cpu_lists_are_read_as_the_cpus_they_name():
+    from pycontrol.cluster.processes import parse_cpu_list
+    assert parse_cpu_list("0\n") == (0,)
+    assert parse_cpu_list("0-2,5") == (0, 1, 2, 5)
+    assert parse_cpu_list("7,1") == (1, 7)

@@ -104,3 +104,38 @@ def test_only_a_pinned_node_s_supervisor_carries_cpus():
     cmds = daemons.all_commands(spec, Layout(spec.home), "java", Path("/tmp/dist"))
     assert {c.name: c.cpus for c in cmds} == {"zookeeper": (), "nimbus": (), "ui": (),
                                                "node1-supervisor": (1,), "node2-supervisor": (0,)}
+
+
+def test_pin_cpus_gives_each_node_its_own_block_of_cpus():
+    from pycontrol.cluster.spec import cpus_per_node
+    assert cpus_per_node(2, [0, 1]) == ((0,), (1,))
+    assert cpus_per_node(2, [3, 1, 0, 2, 4]) == ((0, 1), (2, 3))     # sorted; the remainder (4) unused
+    assert cpus_per_node(1, [0, 1]) == ((0, 1),)
+    spec = make_spec(Path("/tmp/x"), nodes=2, node_cpus=cpus_per_node(2, [0, 1]))
+    assert [n.cpus for n in spec.node_specs] == [(0,), (1,)]
+
+
+def test_pin_cpus_refuses_more_nodes_than_cpus():
+    from pycontrol.cluster.spec import cpus_per_node
+    with pytest.raises(UserError, match=r"3 nodes need 3 CPUs, this machine lets us use 2 \(0,1\)"):
+        cpus_per_node(3, [0, 1])
+
+
+def test_pin_cpus_and_node_cpus_together_are_refused_before_anything_starts(tmp_path):
+    from click.testing import CliRunner
+    from pycontrol.cli import main
+    got = CliRunner().invoke(main, ["cluster", "up", "--home", str(tmp_path / "h"), "--pin-cpus", "--node-cpus", "0;1"],
+                             standalone_mode=False)
+    assert isinstance(got.exception, UserError) and "--pin-cpus and --node-cpus" in str(got.exception)
+    assert not (tmp_path / "h").exists()
+
+
+def test_pin_cpus_with_more_nodes_than_cpus_is_one_line_and_starts_nothing(tmp_path):
+    import os
+    from click.testing import CliRunner
+    from pycontrol.cli import main
+    nodes = len(os.sched_getaffinity(0)) + 1
+    got = CliRunner().invoke(main, ["cluster", "up", "--home", str(tmp_path / "h"), "--pin-cpus", "--nodes", str(nodes)],
+                             standalone_mode=False)
+    assert isinstance(got.exception, UserError) and f"{nodes} nodes need {nodes} CPUs" in str(got.exception)
+    assert not (tmp_path / "h").exists()
