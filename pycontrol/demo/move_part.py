@@ -32,7 +32,8 @@ from pycontrol.cluster import manager, processes
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.spec import ClusterSpec, make_spec
 from pycontrol.cluster.storm_conf import LOCAL_SCHEDULER_CONF, MIGRATION_AGENT_JAR, NONSTOP_SCHEDULER, marker
-from pycontrol.demo import live, move_table
+from pycontrol.demo import move_table
+from pycontrol.workloads import live_status as live
 from pycontrol.demo.options import DemoOptions
 from pycontrol.migration.observe import worker_pids
 

@@ -29,7 +29,7 @@ from pycontrol.controller.source import Collected, ModelSource
 from pycontrol.errors import UserError
 from pycontrol.storm import placement
 from pycontrol.storm.rest import RestError, StormRest
-from pycontrol.workloads import locate, series
+from pycontrol.workloads import live_status, locate, series
 from pycontrol.workloads.submit import submit_workload
 
 log = logging.getLogger(__name__)
@@ -244,8 +244,14 @@ def run_on_cluster(spec: ClusterSpec, exp: Experiment, echo: Callable[[str], Non
             timer = threading.Timer(seconds, done.set)
             relay = threading.Thread(target=lambda: (stop.wait(seconds + 1), done.set()), daemon=True)
             t0 = time.time()
+            # A status line every 5 s (phase, time left, acked/s, p99 latency) while the phase runs.
+            status = threading.Thread(target=live_status.watch, daemon=True, args=(
+                f"{exp.topology} {name}", t0 + seconds,
+                lambda: series.read_series(locate.artifact_dirs(layout.logs, topo_id)), echo),
+                kwargs={"stop": done})
             timer.start()
             relay.start()
+            status.start()
             try:
                 Daemon(loop, lead, clock, exp.cycle_s, done).run()
             finally:

@@ -1,9 +1,10 @@
-"""The demo's live display: while a phase runs, one line every few seconds with the phase, the time
+"""A workload's live display: while a phase runs, one line every few seconds with the phase, the time
 left, and the workload's throughput and latency over the last complete seconds of the FeedSpout's
 series. `status_line` is pure; `watch` waits for a deadline, printing those lines."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 
@@ -42,10 +43,10 @@ class Throttled:
 
 def watch(phase: str, until: float, read_rows: Callable[[], Sequence[Second]], echo: Callable[[str], None],
           every_s: float = 5.0, clock: Callable[[], float] = time.time,
-          sleep: Callable[[float], None] = time.sleep) -> None:
-    """Returns at `until` (epoch seconds), printing a status line every `every_s`."""
+          sleep: Callable[[float], None] = time.sleep, stop: threading.Event | None = None) -> None:
+    """Returns at `until` (epoch seconds), or once `stop` is set, printing a status line every `every_s`."""
     next_line = clock()
-    while (now := clock()) < until:
+    while (now := clock()) < until and not (stop is not None and stop.is_set()):
         if now >= next_line:
             echo(status_line(phase, until - now, read_rows(), now))
             next_line = now + every_s

@@ -1,4 +1,4 @@
-from pycontrol.demo import live
+from pycontrol.workloads import live_status as live
 from tests.unit.demo.test_move_table import sec
 
 
@@ -24,6 +24,19 @@ def test_watch_prints_every_few_seconds_until_the_deadline():
     live.watch("phase", 1012, lambda: [], lines.append, every_s=5, clock=lambda: now[0], sleep=sleep)
     assert now[0] == 1012
     assert [line.split("]")[1].split("|")[0].strip() for line in lines] == ["12 s left", "7 s left", "2 s left"]
+
+
+def test_watch_ends_early_once_told_to_stop():
+    import threading
+    now, lines, stop = [1000.0], [], threading.Event()
+
+    def sleep(s):
+        now[0] += s
+        if now[0] >= 1006:
+            stop.set()
+
+    live.watch("phase", 1060, lambda: [], lines.append, every_s=5, clock=lambda: now[0], sleep=sleep, stop=stop)
+    assert 1006 <= now[0] < 1008 and len(lines) == 2
 
 
 def test_throttled_lines_come_at_most_every_few_seconds():
