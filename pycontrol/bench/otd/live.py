@@ -246,7 +246,7 @@ def run_on_cluster(spec: ClusterSpec, exp: Experiment, echo: Callable[[str], Non
             t0 = time.time()
             # A status line every 5 s (phase, time left, acked/s, p99 latency) while the phase runs.
             status = threading.Thread(target=live_status.watch, daemon=True, args=(
-                f"{exp.topology} {name}", t0 + seconds,
+                f"{exp.topology} {name if name == 'default' or policy_name == 'otd' else 'control'}", t0 + seconds,
                 lambda: series.read_series(locate.artifact_dirs(layout.logs, topo_id)), echo),
                 kwargs={"stop": done})
             timer.start()
