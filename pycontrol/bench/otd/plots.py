@@ -24,14 +24,7 @@ def plot_run(series: dict, metrics: Sequence[str], title: str, path: Path) -> Pa
         if series["phase_switch"] is not None:
             ax.axvline(series["phase_switch"], color="k", lw=1.2, label="default -> OTD")
         ax.grid(alpha=0.3)
-    axes[0, 0].set_title(title)
-    axes[0, 0].legend(loc="upper left", fontsize=7)
-    axes[-1, 0].set_xlabel("seconds")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _finish(plt, fig, axes, title, "seconds", path)
 
 
 def plot_scaling(rows: Sequence[dict], path: Path) -> Path:
@@ -75,9 +68,14 @@ def plot_comparison(otd_windows: Sequence[dict], control_windows: Sequence[dict]
             ax.axvline(x, color="tab:red", ls=":", lw=1, label="OTD move" if i == 0 else None)
         ax.set_ylabel(labels[metric], fontsize=8)
         ax.grid(alpha=0.3)
+    return _finish(plt, fig, axes, title, "seconds into the measured phase (window start)", path)
+
+
+def _finish(plt, fig, axes, title: str, xlabel: str, path: Path) -> Path:
+    """The stacked timelines' common ending: title and legend on top, x label below, saved and closed."""
     axes[0, 0].set_title(title)
     axes[0, 0].legend(loc="upper left", fontsize=7)
-    axes[-1, 0].set_xlabel("seconds into the measured phase (window start)")
+    axes[-1, 0].set_xlabel(xlabel)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
