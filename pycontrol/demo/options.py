@@ -22,8 +22,8 @@ class DemoOptions:
     after_s: float = 30              # part 1: seconds watched after each move (the table's window)
     moves: tuple[int, ...] = (1, 4)  # part 1: executors moved at once, one segment each
     rebalance: bool = False          # part 1: also Storm's rebalance on the stock cluster (~1 min more)
-    warmup_s: float = 20             # part 2: warm-up before its phases
-    phase_s: float = 75              # part 2: each of OTD live and the control run
+    warmup_s: float = 10             # part 2: observing phase once metrics flow (~20 s after start)
+    phase_s: float = 60              # part 2: each of OTD live and the control run
     port_base: int = 17000
     network: str = "loopback"
 
@@ -43,8 +43,8 @@ def make_options(part: str, rate: int, before_s: float, after_s: float, moves: s
         raise UserError(f"--part must be one of {', '.join(PARTS)}, got '{part}'")
     if rate < 1:
         raise UserError(f"--rate must be a positive number of sentences per second, got {rate}")
-    for flag, value, least in (("--before", before_s, 1), ("--after", after_s, 5), ("--warmup", warmup_s, 0),
-                               ("--duration", phase_s, 10)):
+    for flag, value, least in (("--before", before_s, 1), ("--after", after_s, 5), ("--warmup", warmup_s, 10),
+                               ("--duration", phase_s, 30)):
         if not value >= least:   # also catches NaN
             raise UserError(f"{flag} must be at least {least:g} s, got {value:g}")
     try:

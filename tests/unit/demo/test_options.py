@@ -29,6 +29,7 @@ def test_the_defaults_run_both_parts():
 @pytest.mark.parametrize("kw, flag", [
     ({"phase_s": 0}, "--duration"), ({"phase_s": -30}, "--duration"), ({"phase_s": float("nan")}, "--duration"),
     ({"after_s": 0}, "--after"), ({"before_s": -1}, "--before"), ({"warmup_s": -5}, "--warmup"),
+    ({"warmup_s": 5}, "--warmup"), ({"phase_s": 20}, "--duration"),
     ({"rate": 0}, "--rate"), ({"moves": "1,x"}, "--moves"), ({"moves": "0"}, "--moves"), ({"moves": "4,4"}, "--moves"),
     ({"moves": ""}, "--moves"), ({"part": "both"}, "--part")])
 def test_bad_choices_name_their_flag(kw, flag):
@@ -40,7 +41,7 @@ def test_a_zero_duration_is_one_line_and_a_non_zero_exit_from_the_command_line()
     p = subprocess.run([sys.executable, "-m", "pycontrol", "demo", "--duration", "0"], cwd=REPO_ROOT,
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 2
-    assert p.stderr.strip().splitlines() == ["error: --duration must be at least 10 s, got 0"]
+    assert p.stderr.strip().splitlines() == ["error: --duration must be at least 30 s, got 0"]
 
 
 @pytest.fixture
