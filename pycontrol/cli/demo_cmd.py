@@ -33,7 +33,7 @@ def register(main: click.Group) -> None:
               help="Part 1: also Storm's rebalance on the stock cluster (about a minute more).")
 @click.option("--warmup", "warmup_s", type=float, default=10, show_default=True,
               help="Part 2: seconds of warm-up before its phases.")
-@click.option("--duration", "phase_s", type=float, default=60, show_default=True,
+@click.option("--duration", "phase_s", type=float, default=50, show_default=True,
               help="Part 2: seconds of each phase (OTD live, and the control run without moves).")
 @click.option("--network", default="loopback", show_default=True, help="loopback, or netns (needs root).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,

@@ -15,8 +15,9 @@ alone, onto the crowded node (a run at load average 50-110 did exactly that). Re
 node2's workers, three on one CPU, read high and node1's low.
 
 Two runs on the same cluster, back to back, each on a fresh submission of the same topology, so both
-start from Storm's same default placement and fresh worker JVMs: OTD first (warm-up with the controller
-observing, then policy otd for phase_s), then the control (the same warm-up, then policy plan-only for
+start from Storm's same default placement and fresh worker JVMs: OTD first (the workload settles at the
+offered rate, as workloads.settle defines it, so the start-up backlog stays out of the measured phases;
+then the warm-up with the controller observing; then policy otd for phase_s), then the control (the same warm-up, then policy plan-only for
 phase_s: the same controller and measurements, nothing moved). Not interleaved: two topologies at once
 would share the pinned CPUs, and OTD's moves would change the control's conditions. OTD goes first so
 that whatever the cluster's own daemons gain from running longer favours the control, not OTD.
@@ -68,9 +69,10 @@ OTD_PARAMS = {k: v for k, v in COMPUTE_OTD.items() if k not in ("high_cpu", "low
 # runner.COMPUTE_WARMUP_S); 120 s is the demo's compromise. 180 s leaves OTD room for several moves (at most
 # one per 15 s: 5 s cycles, 10 s cooldown) and gives each run 18 windows.
 DEMO_WARMUP_S, DEMO_PHASE_S = 120.0, 180.0
+SETTLE_MAX_S = 180.0   # the longest wait for the workload to settle (a demo run on a quiet 2-CPU machine took ~110 s)
 
 
-def controller_experiment(policy: str, warmup_s: float, phase_s: float) -> Experiment:
+def controller_experiment(policy: str, warmup_s: float, phase_s: float, settle_max_s: float = SETTLE_MAX_S) -> Experiment:
     """The warm-up is the observing phase ("default"); the measured phase runs `policy`."""
     if phase_s < MIN_WINDOWS * WINDOW_S:
         raise UserError(f"the phase must last at least {MIN_WINDOWS * WINDOW_S:g} s ({MIN_WINDOWS} windows of "
@@ -78,15 +80,17 @@ def controller_experiment(policy: str, warmup_s: float, phase_s: float) -> Exper
     if warmup_s < 10:
         raise UserError(f"the warm-up must last at least 10 s (two controller cycles), got {warmup_s:g}")
     return Experiment(WORKLOAD, TOPOLOGY, SETTINGS, warmup_s, phase_s, dict(OTD_PARAMS), warmup_s=0.0,
-                      calibrate_band=CALIBRATION_BAND, second_policy=policy)
+                      calibrate_band=CALIBRATION_BAND, second_policy=policy, settle_rate=RATE,
+                      settle_max_s=settle_max_s)
 
 
 def run_controller_part(home: Path, out_dir: Path, echo: Callable[[str], None], *, port_base: int,
-                        warmup_s: float, phase_s: float, keep: bool = False) -> dict:
+                        warmup_s: float, phase_s: float, keep: bool = False,
+                        settle_max_s: float = SETTLE_MAX_S) -> dict:
     """Brings up the pinned cluster, runs OTD and then its control, takes the cluster down (unless keep),
     writes out_dir/controller.json and the timeline figure, and returns the same document."""
-    otd_exp = controller_experiment("otd", warmup_s, phase_s)
-    control_exp = controller_experiment("plan-only", warmup_s, phase_s)
+    otd_exp = controller_experiment("otd", warmup_s, phase_s, settle_max_s)
+    control_exp = controller_experiment("plan-only", warmup_s, phase_s, settle_max_s)
     pins = cpus_per_node(2, sorted(os.sched_getaffinity(0)))
     spec = make_spec(home, nodes=2, node_slots=NODE_SLOTS, node_cpus=pins, port_base=port_base,
                      extra_conf=CLUSTER_CONF)
@@ -125,6 +129,9 @@ def build_document(otd: RunData, control: RunData, *, spec_info: dict, warmup_s:
               "reason": m["reason"], "ts": m["at"], "outcome": m.get("outcome")} for m in otd.moves]
     lines = comparison.summary_lines(table, moves, (len(otd_w), len(control_w)), WINDOW_S)
     lines += comparison.stall_warnings({"OTD": otd_w, "control": control_w})
+    lines += [f"  the {name} run never settled at {RATE}/s (after {data.settle.get('after_submit_s')} s); its windows "
+              f"include the start-up backlog" for name, data in (("OTD", otd), ("control", control))
+              if data.settle and not data.settle.get("settled")]
     if not moves:
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(otd.decisions.items())) or "none recorded"
         lines.insert(2, f"  OTD made no move: its cycles' decisions were {kinds} (controller.json: runs.otd.cycles)")
@@ -141,7 +148,7 @@ def build_document(otd: RunData, control: RunData, *, spec_info: dict, warmup_s:
 
 
 def _run_doc(data: RunData, ws: list[dict]) -> dict:
-    return {"topology_id": data.topology_id, "phases": {k: list(v) for k, v in data.phases.items()},
+    return {"topology_id": data.topology_id, "settle": data.settle, "phases": {k: list(v) for k, v in data.phases.items()},
             "moves_made": len(data.moves), "decisions": data.decisions, "windows": ws,
             "worker_cpus": {str(port): list(cpus) for port, cpus in sorted(data.worker_cpus.items())},
             "cycles": data.cycles, "samples": [s.to_dict() for s in data.samples], "seconds": data.seconds}

@@ -30,6 +30,7 @@ from pycontrol.errors import UserError
 from pycontrol.storm import placement
 from pycontrol.storm.rest import RestError, StormRest
 from pycontrol.workloads import live_status, locate, series
+from pycontrol.workloads.settle import settled
 from pycontrol.workloads.submit import submit_workload
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,11 @@ class Experiment:
     # "plan-only" makes phase 2 a control: the same timeline with nothing moved, which measures how much
     # of a change between the phases is the run warming up (JIT, queues, caches) rather than OTD.
     second_policy: str = "otd"
+    # When set (the offered sentences/s), the phases begin only once the workload has settled at this
+    # rate (workloads.settle), waiting at most settle_max_s: a fixed wait is long enough on one run and
+    # leaves the start-up backlog inside the measured phase on the next.
+    settle_rate: float | None = None
+    settle_max_s: float = 180.0
 
 
 @dataclass
@@ -74,6 +80,7 @@ class RunData:
     otd_params: dict[str, Any] = field(default_factory=dict)
     cycles: list[dict] = field(default_factory=list)               # every decision record, with its reason
     worker_cpus: dict[int, tuple[int, ...]] = field(default_factory=dict)  # slot port -> CPUs it may use
+    settle: dict[str, Any] = field(default_factory=dict)           # {"settled": bool, "after_submit_s": s}
 
 
 # Nodes sharing the machine's CPUs: a worker this far above (below) the mean share seen under the default
@@ -182,6 +189,27 @@ def wait_topology_gone(spec: ClusterSpec, name: str, timeout_s: float = 180) -> 
                lambda: rest.topology_id(name) is None and not processes.worker_cpus(spec.home), timeout_s)
 
 
+def wait_settled(exp: Experiment, read_rows: Callable[[], list], submitted_at: float, echo: Callable[[str], None],
+                 stop: threading.Event) -> dict[str, Any]:
+    """Until the workload has settled at exp.settle_rate, or exp.settle_max_s has passed (the run then goes
+    on, and says so)."""
+    deadline = time.monotonic() + exp.settle_max_s
+    status = live_status.Throttled(f"{exp.topology} settling", echo)
+    while not stop.is_set():
+        rows = read_rows()
+        if settled(rows, time.time(), exp.settle_rate):
+            took = round(time.monotonic() - submitted_at, 1)
+            echo(f"settled at {exp.settle_rate:g}/s {took:g} s after submission")
+            return {"settled": True, "after_submit_s": took}
+        if time.monotonic() >= deadline:
+            took = round(time.monotonic() - submitted_at, 1)
+            echo(f"NOT settled at {exp.settle_rate:g}/s after {exp.settle_max_s:g} s; the phases begin anyway")
+            return {"settled": False, "after_submit_s": took}
+        status(rows, deadline - time.monotonic())
+        stop.wait(2)
+    return {"settled": False, "after_submit_s": round(time.monotonic() - submitted_at, 1)}
+
+
 def run_on_cluster(spec: ClusterSpec, exp: Experiment, echo: Callable[[str], None], metrics_port: int = 0,
                    stop: threading.Event | None = None) -> RunData:
     """Both phases of `exp` on a running cluster: submit, wait until it runs, observe, then the second
@@ -200,6 +228,7 @@ def run_on_cluster(spec: ClusterSpec, exp: Experiment, echo: Callable[[str], Non
     rest = ui_token.rest_client(spec)
     zk_hosts = f"{spec.control_host}:{spec.zk_port}"
     echo(f"submitting {exp.workload} as {exp.topology}: {' '.join(exp.settings)}")
+    submitted_at = time.monotonic()
     submit_workload(exp.workload, exp.topology, list(exp.settings), layout.control_conf_dir)
     topo_id = wait_until(f"{exp.topology} listed", lambda: rest.topology_id(exp.topology), 120)
     data = RunData(topo_id)
@@ -216,6 +245,9 @@ def run_on_cluster(spec: ClusterSpec, exp: Experiment, echo: Callable[[str], Non
               and all(d.seq >= 2 for d in docs.values()), START_TIMEOUT_S)
         wait_until("acked tuples", lambda: placement.acked(rest, topo_id) > 0, START_TIMEOUT_S)
         data.worker_cpus = processes.worker_cpus(spec.home)
+        if exp.settle_rate is not None:
+            data.settle = wait_settled(exp, lambda: series.read_series(locate.artifact_dirs(layout.logs, topo_id)),
+                                       submitted_at, echo, stop)
         if exp.warmup_s > 0:
             echo(f"running; warming up {exp.warmup_s:g} s under Storm's default placement")
             stop.wait(exp.warmup_s)

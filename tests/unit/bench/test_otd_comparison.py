@@ -154,5 +154,9 @@ def test_phases_too_short_for_three_windows_are_refused():
         controller_experiment("otd", 5, 60)
     exp = controller_experiment("plan-only", 30, 40)
     assert (exp.default_s, exp.otd_s, exp.second_policy, exp.warmup_s) == (30, 40, "plan-only", 0)
+    # Both runs wait for the workload to settle at the offered rate before their phases, equally bounded.
+    from pycontrol.bench.otd.controlled import RATE
+    assert (exp.settle_rate, exp.settle_max_s) == (RATE, 180.0)
+    assert controller_experiment("otd", 30, 40, settle_max_s=30).settle_max_s == 30
     # CPU thresholds come from the warm-up's worker shares, not fixed values.
     assert exp.calibrate_band is not None and not {"high_cpu", "low_cpu"} & set(exp.otd_params)

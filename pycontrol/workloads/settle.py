@@ -1,0 +1,24 @@
+"""When a workload counts as settled after its start: a pure rule over the spout's per-second series,
+so that measurements begin after the start-up backlog (JIT, connections, queues) has drained, not at a
+fixed time that is long enough on one run and too short on the next."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pycontrol.workloads.series import Second
+
+SECONDS = 5           # whole seconds in a row that must look steady
+LAG_S = 2             # the spout writes a second's line shortly after the second ends
+SHARE = 0.9           # of the offered rate acked in each of those seconds
+MAX_P50_MS = 1000.0   # median latency (from intended emit time) under this in each of them
+
+
+def settled(rows: Sequence[Second], now_ts: float, rate: float, *, seconds: int = SECONDS, lag_s: int = LAG_S,
+            share: float = SHARE, max_p50_ms: float = MAX_P50_MS) -> bool:
+    """The last `seconds` complete seconds each acked at least `share` of the offered rate with a median
+    latency under `max_p50_ms`. A missing second is not steady."""
+    last = int(now_ts) - lag_s
+    by_ts = {r.ts: r for r in rows}
+    window = [by_ts.get(ts) for ts in range(last - seconds, last)]
+    return all(r is not None and r.acked >= share * rate and r.latency_p50_ms < max_p50_ms for r in window)
