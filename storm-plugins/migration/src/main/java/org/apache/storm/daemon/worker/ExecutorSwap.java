@@ -5,6 +5,7 @@ import io.nonstopstorm.migration.worker.ExecutorTimers;
 import io.nonstopstorm.migration.worker.MigrationEventLog;
 import io.nonstopstorm.migration.worker.ParkedTuples;
 import io.nonstopstorm.migration.worker.RetiredTasks;
+import io.nonstopstorm.migration.worker.RoutingEpoch;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -251,12 +252,31 @@ final class ExecutorSwap {
         });
         JCQueue queue = ws.executorReceiveQueueMap.get(id);
         ws.localExecutors.remove(id);
+        // Its queue stays in localReceiveQueues until the routing switch (leaveLocalRoutes): executors of
+        // this worker keep sending to it locally until then, also when their views are rebuilt earlier
+        // because an executor arrived.
         for (int t : tasks) {
-            ws.localReceiveQueues.remove(t);
             retired.retire(t);
         }
         NonstopInternals.localTaskIds(ws).update(List.of(), tasks);
         return new Retiring(range, id, found[0], queue, tasks, ws.getTaskToComponent().get(tasks.get(0)), nowMs);
+    }
+
+    /**
+     * At the routing switch: the retiring executor's queue leaves the worker's local routes, so the next
+     * routing epoch sends its tasks to their new home. Only its own queue: an instance that came back
+     * in the meantime keeps its entry.
+     *
+     * @return whether any entry was removed
+     */
+    boolean leaveLocalRoutes(Retiring r) {
+        boolean removed = false;
+        if (r.queue() != null) {
+            for (int t : r.tasks()) {
+                removed |= ws.localReceiveQueues.remove(t, r.queue());
+            }
+        }
+        return removed;
     }
 
     /**
@@ -266,6 +286,11 @@ final class ExecutorSwap {
      */
     void finish(Retiring r) {
         lastStopMs = System.currentTimeMillis();
+        // Normally gone since the switch; when the executor stops without one (it came back, or the worker
+        // shuts down), no local sender may keep its queue.
+        if (leaveLocalRoutes(r)) {
+            RoutingEpoch.bump();
+        }
         Map<Integer, BackpressureState> bp = NonstopInternals.bpTasks(NonstopInternals.bpTracker(ws));
         deliveryLock.writeLock().lock();
         try {

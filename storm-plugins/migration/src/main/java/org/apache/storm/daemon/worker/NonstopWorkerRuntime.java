@@ -81,6 +81,8 @@ public final class NonstopWorkerRuntime {
     private static final long RETRY_DELAY_MS = 1000;
     /** Test only: every reconcile that changes executors fails, to exercise the exit path. */
     public static final String TEST_FAIL_RECONCILE = "nonstop.migration.test.fail.reconcile";
+    /** Test only: milliseconds the routing switch waits before it begins. */
+    public static final String TEST_SWITCH_DELAY_MS = "nonstop.migration.test.switch.delay.ms";
     private static volatile NonstopWorkerRuntime instance;
 
     private final WorkerState ws;
@@ -570,6 +572,12 @@ public final class NonstopWorkerRuntime {
                 }
             }
             int added = swap.startAll(new ArrayList<>(diff.toAdd())).started().size();
+            if (added > 0) {
+                // Executors of this worker see the arrivals at once. Until then they would send to them by
+                // the remote path, and a connection refresh may already map them to this worker itself,
+                // for which there is no connection: Storm drops such tuples ("Connection not available").
+                RoutingEpoch.bump();
+            }
             recomputeOutboundTasks();
             Pending prev = pending;
             List<ExecutorSwap.Retiring> allRemoved = new ArrayList<>(removed);
@@ -662,6 +670,14 @@ public final class NonstopWorkerRuntime {
     }
 
     private void switchRouting(Pending p) {
+        long delay = Long.getLong(TEST_SWITCH_DELAY_MS, 0L);
+        if (delay > 0) {
+            try {
+                Thread.sleep(delay);   // test only: widens the window between a move's start and its switch
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
         long start = System.currentTimeMillis();
         long deadline = start + settings.connectWaitMs();
         while (!connectionsReady(p) && System.currentTimeMillis() < deadline) {
@@ -670,6 +686,9 @@ public final class NonstopWorkerRuntime {
             } catch (InterruptedException e) {
                 return;
             }
+        }
+        for (ExecutorSwap.Retiring r : p.removed()) {
+            swap.leaveLocalRoutes(r);
         }
         int epoch = RoutingEpoch.bump();
         long now = System.currentTimeMillis();
