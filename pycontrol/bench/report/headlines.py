@@ -90,6 +90,14 @@ def otd_summary(doc: Mapping) -> list[Row]:
     return rows
 
 
+def otd_scaling(doc: Mapping) -> list[Row]:
+    return [Row(f"one OTD round, {r['executors']} executors x {r['workers']} workers: thread CPU (ms)",
+                r.get("runs", doc.get("repeats", 0)), r.get("median_thread_cpu_ms"),
+                f"wall median {_num(r.get('median_ms'))}, min {_num(r.get('min_ms'))}", "runs",
+                "" if r.get("ok", True) else "failed")
+            for r in doc.get("rows", []) if "skipped" not in r]
+
+
 # --- Consistent Grouping --------------------------------------------------------------------------
 
 def grouping_storm(doc: Mapping) -> list[Row]:
@@ -105,6 +113,22 @@ def grouping_storm(doc: Mapping) -> list[Row]:
                         f"target at least {target.get('heterogeneous_latency_kg_over_cg_at_least')}: "
                         f"{'met' if target.get('met') else 'not met'}"))
     return rows
+
+
+def _simulated(label: str, scheme: str, summary: Mapping) -> Row:
+    return Row(f"{label}{scheme}: latency p50 (ticks)", int(summary.get("messages") or 0), summary.get("latency_p50"),
+               f"p99 {_num(summary.get('latency_p99'))}, max {_num(summary.get('latency_max'))}", "messages",
+               f"imbalance mean {_num(summary.get('imbalance_mean'))}, memory {_num(summary.get('memory_normalised'))} "
+               "x keys; one simulated run")
+
+
+def grouping_sweep(doc: Mapping) -> list[Row]:
+    return [_simulated(f"{doc['parameter']} = {_num(p['value'])}, ", scheme, summary)
+            for p in doc.get("points", []) for scheme, summary in (p.get("summaries") or {}).items()]
+
+
+def grouping_simulation(doc: Mapping) -> list[Row]:
+    return [_simulated("", r["scheme"], r.get("summary") or {}) for r in doc.get("runs", [])]
 
 
 # --- metrics hook ---------------------------------------------------------------------------------
@@ -242,10 +266,14 @@ HEADLINES: tuple[Headline, ...] = (
               Source("migration_moves.json", migration_moves, f"{PY} benchmarks/migration_moves.py --home DIR --moves 6")),
              ("migration/*.png", "migration/*/*.png")),
     Headline("OTD", "The OTD controller against Storm's default placement (and no-move controls).",
-             (Source("otd/*/summary.json", otd_summary, "pycontrol bench otd --quick [--control]"),),
+             (Source("otd/*/summary.json", otd_summary, "pycontrol bench otd --quick [--control]"),
+              Source("otd/*/scaling.json", otd_scaling, "pycontrol bench otd --quick --parts scaling")),
              ("otd/*/*.png",)),
-    Headline("Consistent Grouping", "Consistent Grouping against key, partial-key and shuffle grouping on Storm.",
-             (Source("grouping/storm-*.json", grouping_storm, f"{PY} benchmarks/grouping_storm.py --quick"),),
+    Headline("Consistent Grouping", "Consistent Grouping against key, partial-key and shuffle grouping on Storm, "
+                                    "and in the simulator (latency in simulated ticks).",
+             (Source("grouping/storm-*.json", grouping_storm, f"{PY} benchmarks/grouping_storm.py --quick"),
+              Source("grouping/*/sweep.json", grouping_sweep, "pycontrol simulate grouping --sweep PARAM=v1,v2,..."),
+              Source("grouping/*/simulation.json", grouping_simulation, "pycontrol simulate grouping")),
              ("grouping/*.png", "grouping/*/*.png")),
     Headline("Metrics hook overhead", "What the metrics plane's task hook costs a flat-out topology, and one "
                                       "collection round of the Python model.",
