@@ -34,6 +34,7 @@ from pathlib import Path
 
 import psutil
 
+from pycontrol.cluster import ui_token
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.manager import State
 from pycontrol.bench import hook_overhead
@@ -107,7 +108,7 @@ def bench_model(repeats: int = 7) -> dict:
         t2 = time.process_time()
         report(model)
         t3 = time.process_time()
-        sum(len(f.samples) for f in families(Snapshot([model], True, True)))
+        sum(len(f.samples) for f in families(Snapshot([model], rest_up=True, zk_up=True)))
         t4 = time.process_time()
         runs.append({"parse_cpu_s": t1 - t0, "build_cpu_s": t2 - t1, "report_cpu_s": t3 - t2,
                      "prometheus_cpu_s": t4 - t3, "total_cpu_s": t4 - t0, "total_wall_s": time.perf_counter() - w0})
@@ -195,7 +196,7 @@ def bench_hook(home: Path, rounds: int, workers: int, warmup_s: float, measure_s
     state = State.load(Layout(home))
     if state is None:
         raise SystemExit(f"no running cluster in {home}: start one with `pycontrol cluster up --home {home}`")
-    rest = StormRest(state.spec.ui_url)
+    rest = ui_token.rest_client(state.spec)  # kills need the cluster's UI token
     conf_dir = Layout(home).control_conf_dir
     load_at_start = list(os.getloadavg())
     phases = []
