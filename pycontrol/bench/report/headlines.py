@@ -141,12 +141,15 @@ def metrics_overhead(doc: Mapping) -> list[Row]:
                                     ("cpu_per_tuple_overhead", "CPU per tuple overhead", a["cpu_verdict"])):
             s = a[f"{key}_summary"]
             ci = s["mean_ci"]
-            spread = f"{_num(s['min'])}–{_num(s['max'])}" if s["n"] > 1 else "n = 1: no spread"
+
+            def pct(x: float) -> str:
+                return _num(100 * x)
+            spread = f"{pct(s['min'])}–{pct(s['max'])}" if s["n"] > 1 else "n = 1: no spread"
             if ci:
-                spread += f"; mean {_num(s['mean'])}, 95 % t-interval {_num(ci['low'])}–{_num(ci['high'])}"
-            rows.append(Row(f"{label} at {h['work_us']} us/tuple ({h.get('mode', '?')})", s["n"], s["median"],
-                            spread, "paired rounds", f"target <= {a['target_overhead']:.0%} on the interval's "
-                                                     f"upper end: {verdict}"))
+                spread += f"; mean {pct(s['mean'])}, 95 % t-interval {pct(ci['low'])}–{pct(ci['high'])}"
+            rows.append(Row(f"{label} at {h['work_us']} us/tuple, {h.get('mode', '?')} (%)", s["n"],
+                            100 * s["median"], spread, "paired rounds",
+                            f"target <= {100 * a['target_overhead']:.0f} % on the interval's upper end: {verdict}"))
     mr = doc.get("model_round")
     if mr:
         rows.append(Row(f"model round, {mr['executors']} executors (CPU s)", mr["repeats"], mr["median"]["total_cpu_s"],
