@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
+import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -232,13 +233,19 @@ def main() -> None:
         planner_classpath()
     except UserError as e:
         raise SystemExit(f"error: {e}")
+    # what the evidence report shows for each file: when, with which command, the load at the end
+    run = {"command": " ".join(["benchmarks/schedulers.py", *sys.argv[1:]]),
+           "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     if a.what in ("quality", "all"):
         raw = run_bench(["quality", "--seeds", str(a.seeds)])
-        (a.out / "quality.json").write_text(json.dumps({"summary": scheduler_quality.summarise(raw), "raw": raw}, indent=1))
+        (a.out / "quality.json").write_text(json.dumps({**run, "load_average_at_end": os.getloadavg()[0],
+                                                        "summary": scheduler_quality.summarise(raw), "raw": raw},
+                                                       indent=1))
     if a.what in ("speed", "all"):
         raw = run_bench(["speed", "--sizes", a.sizes, "--repeats", str(a.repeats), "--warmup", str(a.warmup),
                          "--cap-seconds", str(a.cap_seconds), "--budget-seconds", str(a.budget_seconds)])
-        (a.out / "speed.json").write_text(json.dumps(raw, indent=1))
+        (a.out / "speed.json").write_text(json.dumps({**run, "load_average_at_end": os.getloadavg()[0], **raw},
+                                                     indent=1))
     print(render(a.out))
 
 

@@ -10,10 +10,11 @@ from pycontrol.bench.report.model import NOT_RECORDED, RunMeta
 DATE_KEYS = ("date", "when", "at", "started")
 # (path of keys, ...) in the order tried
 LOAD_START = (("machine", "load_avg_at_start"), ("machine", "loadavg_before"), ("machine", "load_avg_before"),
-              ("machine", "load_average_at_start"), ("load_average_start",), ("load_avg_at_start",),
+              ("machine", "load_average_at_start"), ("raw", "machine", "load_average_at_start"),
+              ("load_average_start",), ("load_avg_at_start",),
               ("load_average_1m",))
 LOAD_END = (("machine", "load_avg_at_end"), ("machine", "loadavg_after"), ("machine", "loadavg_now"),
-            ("machine", "load_avg_after"), ("load_average_end",), ("load_avg_at_end",))
+            ("machine", "load_avg_after"), ("load_average_end",), ("load_average_at_end",), ("load_avg_at_end",))
 
 
 def _dig(doc: Any, path: tuple[str, ...]) -> Any:

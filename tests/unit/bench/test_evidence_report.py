@@ -42,6 +42,8 @@ def test_the_run_metadata_is_the_files_own_or_says_not_recorded():
     assert (bare.date, bare.load_start, bare.load_end) == (NOT_RECORDED,) * 3
     assert bare.command.startswith("tool --x (documented usage")
     assert run_meta({"machine": {"loadavg_before": [7, 8, 9]}, "load_average_end": 2.5}, "c").load_end == "2.5"
+    # the scheduler bench keeps the Java side's machine record under "raw"
+    assert run_meta({"raw": {"machine": {"load_average_at_start": 27.1}}}, "c").load_start == "27.1"
 
 
 def test_the_hook_overhead_table_has_n_rounds_the_interval_and_the_verdict():
