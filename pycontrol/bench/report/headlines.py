@@ -52,8 +52,9 @@ def migration_bench(doc: Mapping) -> list[Row]:
                             f"max {_num(p['max'])}", "moves"))
     for r in doc.get("table", []):
         deg = r.get("degradation_s") or {}
-        worst = next((f"{deg[k]} s below {k} % of baseline" for k in ("20", "40", "60", "80", "100") if deg.get(k)),
-                     "no second below the baseline's levels")
+        levels = sorted(deg, key=float)
+        worst = (f"seconds at >= {'/'.join(levels)} % degradation: {'/'.join(str(deg[k]) for k in levels)}"
+                 if levels else "degradation not recorded")
         rows.append(one(f"{r['segment']}: acked/s (mean of the segment)", r.get("throughput_mean"),
                         f"{worst}; latency p50 {_num(r.get('latency_p50_ms'))} ms, p99 "
                         f"{_num(r.get('latency_p99_ms'))} ms; {r.get('failed', 0)} failed, "

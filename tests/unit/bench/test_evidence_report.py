@@ -113,3 +113,31 @@ def test_the_report_reads_each_result_file_it_claims(path):
     [table] = [t for s in sections for t in s.tables]
     assert table.note == "" and table.rows, table.note
     assert render.markdown(sections) and render.page(sections)
+
+
+def test_the_migration_table_gives_plan_to_effect_per_scheme_and_each_segment_as_one_run():
+    doc = {"when": "2026-11-21T20:18:05+00:00", "machine": {"loadavg_before": [1, 2, 3], "loadavg_now": [4, 5, 6]},
+           "plan_to_effect_by_scheme": {"nonstop": {"n": 62, "p50": 2561, "p99": 4029, "max": 4100}},
+           "table": [{"segment": "nonstop M=1", "degradation_s": {"20": 1, "40": 0}, "throughput_mean": 400.0,
+                      "latency_p50_ms": 6.1, "latency_p99_ms": 605.0, "failed": 0, "restarted_workers": 0}]}
+    [section] = build.build({"migration/migration.json": doc})
+    p2e, seg = section.tables[0].rows
+    assert (p2e.n, p2e.median, p2e.spread, p2e.unit_of_n) == (62, 2561, "p99 4029, max 4100", "moves")
+    assert seg.n == 1 and seg.median == 400.0 and "seconds at >= 20/40 % degradation: 1/0" in seg.note
+
+
+def test_repeated_runs_get_a_range_and_from_five_on_the_medians_interval():
+    doc = {"at": "2026-11-27T11:55:24+00:00", "cycles_per_run": 40,
+           "results": [{"variant": "acl-fenced", "topologies_per_action": 1, "runs_ms_per_cycle": [3, 4, 5, 6, 7]},
+                       {"variant": "open", "topologies_per_action": 1, "runs_ms_per_cycle": [3, 4]}]}
+    five, two = build.build({"controller/fence_cost.json": doc})[0].tables[0].rows
+    assert (five.n, five.median) == (5, 5) and five.spread.startswith("3–7; 95 % CI of median")
+    assert (two.n, two.spread) == (2, "3–4")
+
+
+def test_a_grouping_run_counts_its_tuples():
+    doc = {"runs": [{"scenario": "heterogeneous", "grouping": "cg", "measured": {
+        "acked": 13500, "latency_p50_ms": 7.6, "latency_p99_ms": 27.8, "latency_max_ms": 246.0,
+        "throughput_per_s": 300.0, "failed": 0}}]}
+    [row] = build.build({"grouping/storm-quick.json": doc})[0].tables[0].rows
+    assert (row.n, row.unit_of_n, row.median) == (13500, "tuples", 7.6) and "one run" in row.note
