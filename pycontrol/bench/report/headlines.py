@@ -15,7 +15,8 @@ from pycontrol.bench.report.model import Row
 Extractor = Callable[[Mapping], list[Row]]
 
 
-def _num(v: float | None) -> str:
+def fmt(v: float | None) -> str:
+    """A number for a table: whole numbers and values from 100 on without decimals, else 3 significant digits."""
     if v is None:
         return "–"
     a = abs(v)
@@ -25,7 +26,7 @@ def _num(v: float | None) -> str:
 
 
 def _range(xs: Sequence[float]) -> str:
-    return f"{_num(min(xs))}–{_num(max(xs))}"
+    return f"{fmt(min(xs))}–{fmt(max(xs))}"
 
 
 def one(measure: str, value: float | None, note: str = "") -> Row:
@@ -34,11 +35,12 @@ def one(measure: str, value: float | None, note: str = "") -> Row:
 
 
 def spread_of(values: Sequence[float], measure: str, unit_of_n: str, note: str = "") -> Row:
-    """n, median and min–max (with the median's bootstrap 95 % interval from 2 values on)."""
+    """n, median and min–max, and from 5 values on the median's bootstrap 95 % interval (with fewer
+    the resamples take too few distinct medians for an interval worth printing)."""
     s = stats.summarize(values)
     text = _range(values) if s.n > 1 else "n = 1: no spread"
     if s.median_ci is not None and s.n >= 5:
-        text += f"; 95 % CI of median {_num(s.median_ci.low)}–{_num(s.median_ci.high)}"
+        text += f"; 95 % CI of median {fmt(s.median_ci.low)}–{fmt(s.median_ci.high)}"
     return Row(measure, s.n, s.median, text, unit_of_n, note)
 
 
@@ -48,23 +50,23 @@ def migration_bench(doc: Mapping) -> list[Row]:
     rows = []
     for scheme, p in (doc.get("plan_to_effect_by_scheme") or {}).items():
         if p and p.get("n"):
-            rows.append(Row(f"plan-to-effect, {scheme} (ms)", p["n"], p["p50"], f"p99 {_num(p['p99'])}, "
-                            f"max {_num(p['max'])}", "moves"))
+            rows.append(Row(f"plan-to-effect, {scheme} (ms)", p["n"], p["p50"], f"p99 {fmt(p['p99'])}, "
+                            f"max {fmt(p['max'])}", "moves"))
     for r in doc.get("table", []):
         deg = r.get("degradation_s") or {}
         levels = sorted(deg, key=float)
         worst = (f"seconds at >= {'/'.join(levels)} % degradation: {'/'.join(str(deg[k]) for k in levels)}"
                  if levels else "degradation not recorded")
         rows.append(one(f"{r['segment']}: acked/s (mean of the segment)", r.get("throughput_mean"),
-                        f"{worst}; latency p50 {_num(r.get('latency_p50_ms'))} ms, p99 "
-                        f"{_num(r.get('latency_p99_ms'))} ms; {r.get('failed', 0)} failed, "
+                        f"{worst}; latency p50 {fmt(r.get('latency_p50_ms'))} ms, p99 "
+                        f"{fmt(r.get('latency_p99_ms'))} ms; {r.get('failed', 0)} failed, "
                         f"{r.get('restarted_workers', 0)} worker restarts"))
     return rows
 
 
 def migration_moves(doc: Mapping) -> list[Row]:
     n = len(doc.get("moves", []))
-    rows = [Row(f"{k.removesuffix('_ms')} after the plan (ms)", n, v["median"], f"{_num(v['min'])}–{_num(v['max'])}",
+    rows = [Row(f"{k.removesuffix('_ms')} after the plan (ms)", n, v["median"], f"{fmt(v['min'])}–{fmt(v['max'])}",
                 "moves") for k, v in (doc.get("summary_ms") or {}).items()]
     rows.append(one("tuples acked of emitted", doc.get("acked"), f"of {doc.get('total')}, {doc.get('failed')} failed, "
                     f"worker JVMs unchanged: {doc.get('worker_jvms_unchanged')}"))
@@ -85,8 +87,8 @@ def otd_summary(doc: Mapping) -> list[Row]:
                 continue
             before, after = p["default"][m], p.get("otd", {}).get(m)
             rows.append(one(f"{part}: {m}, {'no-move control' if control else 'OTD'} phase", after,
-                            f"default phase {_num(before)} ({p['default'].get('samples')} samples); OTD phase "
-                            f"{p.get('otd', {}).get('samples')} samples; change {_num(p.get('change_pct', {}).get(m))} %"))
+                            f"default phase {fmt(before)} ({p['default'].get('samples')} samples); OTD phase "
+                            f"{p.get('otd', {}).get('samples')} samples; change {fmt(p.get('change_pct', {}).get(m))} %"))
         rows.append(one(f"{part}: moves made", p.get("moves_made"), str(p.get("decisions") or "")))
     return rows
 
@@ -94,7 +96,7 @@ def otd_summary(doc: Mapping) -> list[Row]:
 def otd_scaling(doc: Mapping) -> list[Row]:
     return [Row(f"one OTD round, {r['executors']} executors x {r['workers']} workers: thread CPU (ms)",
                 r.get("runs", doc.get("repeats", 0)), r.get("median_thread_cpu_ms"),
-                f"wall median {_num(r.get('median_ms'))}, min {_num(r.get('min_ms'))}", "runs",
+                f"wall median {fmt(r.get('median_ms'))}, min {fmt(r.get('min_ms'))}", "runs",
                 "" if r.get("ok", True) else "failed")
             for r in doc.get("rows", []) if "skipped" not in r]
 
@@ -106,8 +108,8 @@ def grouping_storm(doc: Mapping) -> list[Row]:
     for r in doc.get("runs", []):
         m = r.get("measured") or {}
         rows.append(Row(f"{r['scenario']}, {r['grouping']}: latency p50 (ms)", int(m.get("acked") or 0),
-                        m.get("latency_p50_ms"), f"p99 {_num(m.get('latency_p99_ms'))}, max {_num(m.get('latency_max_ms'))}",
-                        "tuples", f"{_num(m.get('throughput_per_s'))} acked/s, {m.get('failed', 0)} failed; one run"))
+                        m.get("latency_p50_ms"), f"p99 {fmt(m.get('latency_p99_ms'))}, max {fmt(m.get('latency_max_ms'))}",
+                        "tuples", f"{fmt(m.get('throughput_per_s'))} acked/s, {m.get('failed', 0)} failed; one run"))
     target = doc.get("paper_target") or {}
     if target:
         rows.append(one("heterogeneous: KG / CG mean latency", target.get("measured"),
@@ -118,13 +120,13 @@ def grouping_storm(doc: Mapping) -> list[Row]:
 
 def _simulated(label: str, scheme: str, summary: Mapping) -> Row:
     return Row(f"{label}{scheme}: latency p50 (ticks)", int(summary.get("messages") or 0), summary.get("latency_p50"),
-               f"p99 {_num(summary.get('latency_p99'))}, max {_num(summary.get('latency_max'))}", "messages",
-               f"imbalance mean {_num(summary.get('imbalance_mean'))}, memory {_num(summary.get('memory_normalised'))} "
+               f"p99 {fmt(summary.get('latency_p99'))}, max {fmt(summary.get('latency_max'))}", "messages",
+               f"imbalance mean {fmt(summary.get('imbalance_mean'))}, memory {fmt(summary.get('memory_normalised'))} "
                "x keys; one simulated run")
 
 
 def grouping_sweep(doc: Mapping) -> list[Row]:
-    return [_simulated(f"{doc['parameter']} = {_num(p['value'])}, ", scheme, summary)
+    return [_simulated(f"{doc['parameter']} = {fmt(p['value'])}, ", scheme, summary)
             for p in doc.get("points", []) for scheme, summary in (p.get("summaries") or {}).items()]
 
 
@@ -144,7 +146,7 @@ def metrics_overhead(doc: Mapping) -> list[Row]:
             ci = s["mean_ci"]
 
             def pct(x: float) -> str:
-                return _num(100 * x)
+                return fmt(100 * x)
             spread = f"{pct(s['min'])}–{pct(s['max'])}" if s["n"] > 1 else "n = 1: no spread"
             if ci:
                 spread += f"; mean {pct(s['mean'])}, 95 % t-interval {pct(ci['low'])}–{pct(ci['high'])}"
@@ -154,7 +156,7 @@ def metrics_overhead(doc: Mapping) -> list[Row]:
     mr = doc.get("model_round")
     if mr:
         rows.append(Row(f"model round, {mr['executors']} executors (CPU s)", mr["repeats"], mr["median"]["total_cpu_s"],
-                        f"max {_num(mr['max_total_cpu_s'])}", "repeats", f"target < {mr['target_total_s']} s"))
+                        f"max {fmt(mr['max_total_cpu_s'])}", "repeats", f"target < {mr['target_total_s']} s"))
     return rows
 
 
@@ -166,7 +168,7 @@ def scheduler_quality_rows(doc: Mapping) -> list[Row]:
     for name, s in summary["overall"].items():
         d = s["ratio_to_optimum"]
         rows.append(Row(f"{name}: inter-node traffic / optimum", d["n"], d["median"],
-                        "–" if not d["n"] else f"mean {_num(d['mean'])}, max {_num(d['max'])}", "instances",
+                        "–" if not d["n"] else f"mean {fmt(d['mean'])}, max {fmt(d['max'])}", "instances",
                         f"placed {s['placed']}/{s['runs']}, violating {s['violating']}, missed {s['missed']} "
                         f"(penalised {s['penalised']})"))
     return rows
@@ -180,7 +182,7 @@ def scheduler_speed(doc: Mapping) -> list[Row]:
         cpu_key = "median_cpu_ms" if name == "storm-ras" else "median_thread_cpu_ms"
         rows.append(Row(f"{name} at {r['executors']} executors: {'process' if name == 'storm-ras' else 'thread'} "
                         "CPU per round (ms)", r.get("runs", doc.get("repeats", 0)), r.get(cpu_key),
-                        f"wall median {_num(r.get('median_ms'))}, min {_num(r.get('min_ms'))}", "runs",
+                        f"wall median {fmt(r.get('median_ms'))}, min {fmt(r.get('min_ms'))}", "runs",
                         "" if r.get("ok", True) else "failed"))
     return rows
 
@@ -188,9 +190,9 @@ def scheduler_speed(doc: Mapping) -> list[Row]:
 def scheduler_latency(doc: Mapping) -> list[Row]:
     return [Row(f"{r['scheduler']}: latency p50 of seconds (ms)", int(r.get("seconds") or 0),
                 (r.get("latency_ms") or {}).get("p50_of_seconds"),
-                f"mean {_num((r.get('latency_ms') or {}).get('mean'))}, max p99 "
-                f"{_num((r.get('latency_ms') or {}).get('p99_of_seconds_max'))}", "seconds",
-                f"{_num(r.get('acked_per_s'))} acked/s, inter-node share {_num(r.get('inter_node_share'))}; one run")
+                f"mean {fmt((r.get('latency_ms') or {}).get('mean'))}, max p99 "
+                f"{fmt((r.get('latency_ms') or {}).get('p99_of_seconds_max'))}", "seconds",
+                f"{fmt(r.get('acked_per_s'))} acked/s, inter-node share {fmt(r.get('inter_node_share'))}; one run")
             for r in doc.get("results", [])]
 
 
@@ -210,7 +212,7 @@ def sizing(doc: Mapping) -> list[Row]:
                       and isinstance(r.get("shortfall"), (int, float))]
         if shortfalls:
             rows.append(spread_of(shortfalls, f"{pair}: rate shortfall (fraction of planned)", "runs",
-                                  f"mean slots allocated {_num(p.get('mean_allocated_slots'))}"))
+                                  f"mean slots allocated {fmt(p.get('mean_allocated_slots'))}"))
     return rows
 
 
@@ -228,7 +230,7 @@ def trace_prepare(doc: Mapping) -> list[Row]:
 
 def trace_demo(doc: Mapping) -> list[Row]:
     return [one(f"{name}: events replayed", (d.get("events") or {}).get("replayed"),
-                f"{_num(d.get('wall_s'))} s wall; trace rate mean {_num((d.get('rate') or {}).get('mean'))}/s, "
+                f"{fmt(d.get('wall_s'))} s wall; trace rate mean {fmt((d.get('rate') or {}).get('mean'))}/s, "
                 f"peak {(d.get('rate') or {}).get('peak')}/s")
             for name, d in (doc.get("datasets") or {}).items()]
 
@@ -238,11 +240,11 @@ def demo(doc: Mapping) -> list[Row]:
     for r in (doc.get("move") or {}).get("table", []):
         rows.append(one(f"move {r['m']} executor(s), {r['way']}: seconds below 40 % of offered", r.get("low_s"),
                         f"{r.get('worker_restarts')} worker restarts, longest gap {r.get('longest_gap_s')} s, "
-                        f"p99 {_num(r.get('latency_p99_ms'))} ms"))
+                        f"p99 {fmt(r.get('latency_p99_ms'))} ms"))
     for c in (doc.get("controller") or {}).get("comparison", []):
         lo, hi = c["otd_spread"]
-        rows.append(Row(f"controller: {c['metric']}, OTD run", 1, c["otd_median"], f"windows {_num(lo)}–{_num(hi)}",
-                        "run", f"control median {_num(c['control_median'])}; change {_num(c['change_pct'])} %"))
+        rows.append(Row(f"controller: {c['metric']}, OTD run", 1, c["otd_median"], f"windows {fmt(lo)}–{fmt(hi)}",
+                        "run", f"control median {fmt(c['control_median'])}; change {fmt(c['change_pct'])} %"))
     return rows
 
 

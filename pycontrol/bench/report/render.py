@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 
-from pycontrol.bench.report.headlines import _num
+from pycontrol.bench.report.headlines import fmt
 from pycontrol.bench.report.model import Row, Section, Table
 
 PREAMBLE = ("Rebuilt by `pycontrol bench report` from the result JSON files in results/. Each table is one "
@@ -17,7 +17,7 @@ COLUMNS = ("measure", "n", "median", "spread", "note")
 
 def _cells(r: Row) -> tuple[str, ...]:
     n = f"n = {r.n} {r.unit_of_n}" if r.n != 1 else f"n = 1 {r.unit_of_n.removesuffix('s')}"
-    return (r.measure, n, _num(r.median), r.spread, r.note)
+    return (r.measure, n, fmt(r.median), r.spread, r.note)
 
 
 def _date_line(t: Table) -> str:
