@@ -4,7 +4,9 @@ Runs the scheduling plugin's Java bench (io.nonstopstorm.scheduling.bench.Schedu
 lib/, then writes under results/schedulers/:
 
   quality.json   per instance and scheduler: inter-node traffic, violations, slots; plus a summary
+                 (pycontrol/bench/scheduler_quality.py: misses on feasible instances reported and penalised)
   speed.json     per size and scheduler: median wall / thread-CPU / process-CPU time of one round
+                 (the tables give thread CPU and wall time side by side, with the number of runs)
   summary.md     the tables, for people (rendered from the two JSON files, so one part can be rerun)
   quality.png, speed.png   plots (only if matplotlib can be imported)
 
@@ -16,11 +18,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
+import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 
+from pycontrol.bench import scheduler_quality
 from pycontrol.cli.plan_cmd import planner_classpath
 from pycontrol.cluster.java import find_java
 from pycontrol.errors import UserError
@@ -48,95 +52,48 @@ def run_bench(args: list[str]) -> dict:
 
 # ---- quality ----
 
-def summarise_quality(raw: dict) -> dict:
-    """Per family and overall, per scheduler: counts and mean ratios to the optimum / default / RAS.
-
-    Ratio to the optimum: only over placements without violations (the optimum honours CPU, worker
-    count and M(α)); instances with optimum 0 count when the scheduler also reaches 0. Ratios to Storm's
-    default and resource-aware schedulers: over every placement made (their own placements are not
-    checked against our per-executor CPU figures either); instances where the baseline is 0 are left out.
-    """
-    per_family = {}
-    pooled: dict[str, dict[str, list]] = {}
-    for family in raw["families"]:
-        rows = {}
-        for inst in family["instances"]:
-            results = inst["results"]
-            for name, r in results.items():
-                row = rows.setdefault(name, {"runs": 0, "placed": 0, "violation_free": 0,
-                                             "to_optimum": [], "to_default": [], "to_ras": [], "fraction": []})
-                row["runs"] += 1
-                if not r["ok"]:
-                    continue
-                row["placed"] += 1
-                row["violation_free"] += r["violations"] == 0
-                row["fraction"].append(r["inter_node_traffic"] / inst["total_traffic"] if inst["total_traffic"] else 0)
-                ratio(row["to_optimum"], r, results.get("optimum"), require_feasible=True)
-                ratio(row["to_default"], r, results.get("storm-default"))
-                ratio(row["to_ras"], r, results.get("storm-ras"))
-        for name, row in rows.items():
-            pool = pooled.setdefault(name, {k: [] for k in ("to_optimum", "to_default", "to_ras", "fraction")} |
-                                     {"runs": [0], "placed": [0], "violation_free": [0]})
-            for k in ("to_optimum", "to_default", "to_ras", "fraction"):
-                pool[k].extend(row[k])
-            for k in ("runs", "placed", "violation_free"):
-                pool[k][0] += row[k]
-        per_family[family["name"]] = {name: finish(row) for name, row in rows.items()}
-    overall = {name: finish({k: (v[0] if k in ("runs", "placed", "violation_free") else v) for k, v in pool.items()})
-               for name, pool in pooled.items()}
-    return {"per_family": per_family, "overall": overall}
-
-
-def ratio(into: list, result: dict, baseline: dict | None, require_feasible: bool = False) -> None:
-    if not baseline or not baseline.get("ok") or (require_feasible and result["violations"] > 0):
-        return
-    base, value = baseline["inter_node_traffic"], result["inter_node_traffic"]
-    if base > 0:
-        into.append(value / base)
-    elif value == 0:
-        into.append(1.0)
-
-
-def finish(row: dict) -> dict:
-    def mean(xs):
-        return round(statistics.fmean(xs), 4) if xs else None
-    return {"runs": row["runs"], "placed": row["placed"], "violation_free": row["violation_free"],
-            "mean_ratio_to_optimum": mean(row["to_optimum"]), "compared_to_optimum": len(row["to_optimum"]),
-            "worst_ratio_to_optimum": round(max(row["to_optimum"]), 4) if row["to_optimum"] else None,
-            "mean_ratio_to_default": mean(row["to_default"]), "mean_ratio_to_ras": mean(row["to_ras"]),
-            "mean_inter_node_fraction": mean(row["fraction"])}
-
-
 def quality_tables(summary: dict, raw: dict) -> str:
     def cell(v, digits=3):
         return "–" if v is None else f"{v:.{digits}f}"
+
+    def dist(d):
+        return f"{d['n']} | {cell(d['median'])} | {cell(d['mean'])} | {cell(d['max'])}"
     names = list(summary["overall"])
     sizes = {f["name"]: (min(i["executors"] for i in f["instances"]), max(i["executors"] for i in f["instances"]))
              for f in raw["families"]}
+    seeds = sorted({i["seed"] for f in raw["families"] for i in f["instances"]})
     out = ["### Quality: inter-node traffic relative to the exact optimum and to Storm's schedulers", "",
-           f"{raw['seeds']} seeded instances per family; families: " + ", ".join(
-               f"{n} ({lo}–{hi} executors)" for n, (lo, hi) in sizes.items()) + ".", "",
+           f"{summary['instances']} instances: {raw['seeds']} per family, generator seeds {seeds[0]}–{seeds[-1]}; "
+           "families: " + ", ".join(f"{n} ({lo}–{hi} executors)" for n, (lo, hi) in sizes.items()) + ".", "",
            "Ratios are of inter-node traffic (lower is better). The optimum is exact under the online "
-           "scheduler's constraints (W' workers, at most M(α) executors each, node CPU); ratios to it are over "
-           "violation-free placements only (n = instances compared). Ratios to storm-default and storm-ras are "
-           "over every placement made. 'violation-free' = no executor/slot/worker-count/CPU/bandwidth violation "
-           "against the per-executor loads. OTD starts from Storm's default placement: 'otd' is one round, "
-           "'otd-converged' repeats rounds until one moves nothing.", "",
-           "| scheduler | placed | violation-free | mean ratio to optimum (n) | worst | mean ratio to storm-default "
-           "| mean ratio to storm-ras | inter-node fraction |",
-           "|---|---|---|---|---|---|---|---|"]
+           "scheduler's constraints (W' workers, at most M(α) executors each, node CPU). An instance is feasible "
+           "when some placement of it has no violation; a scheduler that places nothing on a feasible instance "
+           "misses it: the misses are listed below, and each one also enters the ratio to the optimum as the ratio "
+           f"{summary['miss_penalty']} (pycontrol/bench/scheduler_quality.py). Placements with violations have "
+           "no ratio to the optimum ('violating'). Ratios to storm-default are over every placement made. "
+           "OTD starts from Storm's default placement: 'otd' is one round, 'otd-converged' repeats rounds until "
+           "one moves nothing.", "",
+           "| scheduler | placed | violation-free | violating | missed (penalised) | to optimum: n | median | mean "
+           "| max | to storm-default: n | median | mean | max |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for n in names:
         s = summary["overall"][n]
-        out.append(f"| {n} | {s['placed']}/{s['runs']} | {s['violation_free']} | "
-                   f"{cell(s['mean_ratio_to_optimum'])} ({s['compared_to_optimum']}) | "
-                   f"{cell(s['worst_ratio_to_optimum'])} | {cell(s['mean_ratio_to_default'])} | "
-                   f"{cell(s['mean_ratio_to_ras'])} | {cell(s['mean_inter_node_fraction'])} |")
-    out += ["", "Mean ratio to storm-default per family:", "",
+        out.append(f"| {n} | {s['placed']}/{s['runs']} | {s['violation_free']} | {s['violating']} | "
+                   f"{s['missed']} ({s['penalised']}) | {dist(s['ratio_to_optimum'])} | "
+                   f"{dist(s['ratio_to_default'])} |")
+    misses = [f"- {n}: " + ", ".join(s["missed_instances"]) for n, s in summary["overall"].items()
+              if s["missed_instances"]]
+    if misses:
+        out += ["", "Missed feasible instances (family, generator seed):", "", *misses]
+    out += ["", "Mean ratio to storm-default per family (n = placements compared):", "",
             "| scheduler | " + " | ".join(summary["per_family"]) + " |",
             "|---|" + "---|" * len(summary["per_family"])]
     for n in names:
-        out.append(f"| {n} | " + " | ".join(cell(summary["per_family"][f].get(n, {}).get("mean_ratio_to_default"))
-                                              for f in summary["per_family"]) + " |")
+        cells = []
+        for f in summary["per_family"]:
+            d = summary["per_family"][f].get(n, {}).get("ratio_to_default", {"n": 0, "mean": None})
+            cells.append(f"{cell(d['mean'])} ({d['n']})")
+        out.append(f"| {n} | " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
 
 
@@ -148,12 +105,12 @@ def plot_quality(summary: dict, path: Path) -> bool:
     except ImportError:
         return False
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
-    panels = ((axes[0], "mean_ratio_to_optimum", "small instances: ratio to the exact optimum (violation-free only)",
+    panels = ((axes[0], "ratio_to_optimum", "small instances: mean ratio to the exact optimum (misses penalised)",
                [n for n in summary["overall"] if n != "optimum"]),
-              (axes[1], "mean_ratio_to_default", "all instances: ratio to Storm's default scheduler",
+              (axes[1], "ratio_to_default", "all instances: mean ratio to Storm's default scheduler",
                [n for n in summary["overall"] if n != "storm-default"]))
     for ax, key, title, names in panels:
-        values = [summary["overall"][n][key] for n in names]
+        values = [summary["overall"][n][key]["mean"] for n in names]
         ax.bar(range(len(names)), [v or 0 for v in values], color="tab:blue")
         for i, v in enumerate(values):
             ax.annotate("n/a" if v is None else f"{v:.2f}", (i, v or 0), ha="center", va="bottom", fontsize=8)
@@ -185,19 +142,22 @@ def speed_tables(raw: dict) -> str:
     header = "| scheduler | " + " | ".join(f"{n} nodes / {e} ex." for n, e in sizes) + " |"
     out = ["### Speed: one planning round", "",
            f"Machine: {raw['machine']['cores']} cores, load average {raw['machine']['load_average_at_start']:.0f} "
-           "at start (shared); medians over warmed-up runs.", "",
+           f"at start (shared). Each cell: the median of {raw['repeats']} runs after {raw['warmup']} warm-up "
+           "run(s), CPU time of the planning thread / wall time, ms (wall time is inflated by the machine's "
+           "load; storm-ras plans on its own thread: its CPU figure is process CPU).", "",
            "Instance: random DAG of 20 components, each executor sending to 4 receivers, 4 ports per node, "
            "W = 2 x nodes workers, 3x CPU headroom; OTD starts from the aniello-offline placement (every worker "
            "LOW: its worst case); storm-ras runs with its state-search limit raised to 100 000 and its timeout "
            "to 1800 s (Storm's defaults refuse 10 000 executors).", "",
-           "CPU time of the planning thread, ms (storm-ras plans on its own thread: its figure is process CPU):", "",
            header, "|---|" + "---|" * len(sizes)]
+
+    def both(r, cpu_key):
+        if r is None or "skipped" in r:
+            return "skip"
+        return f"{cell(r, cpu_key).removesuffix(' (fail)')} / {cell(r, 'median_ms')}"
     for n in names:
         key = "median_cpu_ms" if n == "storm-ras" else "median_thread_cpu_ms"
-        out.append(f"| {n} | " + " | ".join(cell(by.get((n, s[0], s[1])), key) for s in sizes) + " |")
-    out += ["", "Wall time, ms (inflated by the machine's load):", "", header, "|---|" + "---|" * len(sizes)]
-    for n in names:
-        out.append(f"| {n} | " + " | ".join(cell(by.get((n, s[0], s[1])), "median_ms") for s in sizes) + " |")
+        out.append(f"| {n} | " + " | ".join(both(by.get((n, s[0], s[1])), key) for s in sizes) + " |")
     largest = sizes[-1]
     out.append("")
     for n in TARGET_SCHEDULERS:
@@ -273,13 +233,19 @@ def main() -> None:
         planner_classpath()
     except UserError as e:
         raise SystemExit(f"error: {e}")
+    # what the evidence report shows for each file: when, with which command, the load at the end
+    run = {"command": " ".join(["benchmarks/schedulers.py", *sys.argv[1:]]),
+           "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     if a.what in ("quality", "all"):
         raw = run_bench(["quality", "--seeds", str(a.seeds)])
-        (a.out / "quality.json").write_text(json.dumps({"summary": summarise_quality(raw), "raw": raw}, indent=1))
+        (a.out / "quality.json").write_text(json.dumps({**run, "load_average_at_end": os.getloadavg()[0],
+                                                        "summary": scheduler_quality.summarise(raw), "raw": raw},
+                                                       indent=1))
     if a.what in ("speed", "all"):
         raw = run_bench(["speed", "--sizes", a.sizes, "--repeats", str(a.repeats), "--warmup", str(a.warmup),
                          "--cap-seconds", str(a.cap_seconds), "--budget-seconds", str(a.budget_seconds)])
-        (a.out / "speed.json").write_text(json.dumps(raw, indent=1))
+        (a.out / "speed.json").write_text(json.dumps({**run, "load_average_at_end": os.getloadavg()[0], **raw},
+                                                     indent=1))
     print(render(a.out))
 
 
@@ -289,8 +255,11 @@ def render(out: Path) -> str:
     plots = True
     if (out / "quality.json").is_file():
         doc = json.loads((out / "quality.json").read_text())
-        sections.append(quality_tables(doc["summary"], doc["raw"]))
-        plots &= plot_quality(doc["summary"], out / "quality.png")
+        # aggregated from the raw results each time, so a file written before a change of the rules
+        # renders under the current ones
+        summary = scheduler_quality.summarise(doc["raw"])
+        sections.append(quality_tables(summary, doc["raw"]))
+        plots &= plot_quality(summary, out / "quality.png")
     if (out / "speed.json").is_file():
         raw = json.loads((out / "speed.json").read_text())
         sections.append(speed_tables(raw))

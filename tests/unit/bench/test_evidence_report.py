@@ -1,0 +1,143 @@
+"""The evidence report (`pycontrol bench report`): run metadata, the extractors on small fixture
+documents, Markdown and HTML, the CLI, and every result file the report claims to read in results/."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from pycontrol.bench.report import build, render
+from pycontrol.bench.report.files import read_results
+from pycontrol.bench.report.meta import run_meta
+from pycontrol.bench.report.model import NOT_RECORDED
+from pycontrol.cli import main
+from pycontrol.paths import REPO_ROOT
+
+RESULTS = REPO_ROOT / "results"
+
+
+def hook_doc(rounds=3, command=None):
+    phases = []
+    for r in range(rounds):
+        phases += [{"round": r, "hook": True, "tuples_per_s": 99.0 + r, "cpu_ns_per_tuple": 101.0},
+                   {"round": r, "hook": False, "tuples_per_s": 100.0 + r, "cpu_ns_per_tuple": 100.0}]
+    doc = {"date": "2026-11-27T10:00:00Z", "machine": {"load_avg_at_start": [1.0, 2.0, 3.0], "load_avg_at_end": [4.0, 5.0, 6.0]},
+           "model_round": {"executors": 1000, "repeats": 7, "median": {"total_cpu_s": 0.15}, "max_total_cpu_s": 0.2,
+                           "target_total_s": 1.0},
+           "hook": [{"work_us": 0, "mode": "concurrent", "phases": phases}]}
+    if command:
+        doc["command"] = command
+    return doc
+
+
+WORKLOADS = {"when": "2026-11-21T07:34:17+00:00", "results": [{"workload": "wc", "sustainable_rate": 900,
+                                                                "sustainable_words_per_s": 9000}]}
+
+
+def test_the_run_metadata_is_the_files_own_or_says_not_recorded():
+    m = run_meta(hook_doc(command="benchmarks/metrics_overhead.py --rounds 3"), "documented")
+    assert m.date == "2026-11-27T10:00:00Z" and m.command == "benchmarks/metrics_overhead.py --rounds 3"
+    assert m.load_start == "1.0 / 2.0 / 3.0 (1/5/15 min)" and m.load_end == "4.0 / 5.0 / 6.0 (1/5/15 min)"
+    bare = run_meta({}, "tool --x")
+    assert (bare.date, bare.load_start, bare.load_end) == (NOT_RECORDED,) * 3
+    assert bare.command.startswith("tool --x (documented usage")
+    assert run_meta({"machine": {"loadavg_before": [7, 8, 9]}, "load_average_end": 2.5}, "c").load_end == "2.5"
+    # the scheduler bench keeps the Java side's machine record under "raw"
+    assert run_meta({"raw": {"machine": {"load_average_at_start": 27.1}}}, "c").load_start == "27.1"
+
+
+def test_the_hook_overhead_table_has_n_rounds_the_interval_and_the_verdict():
+    [section] = build.build({"metrics_overhead.json": hook_doc(rounds=3)})
+    [table] = section.tables
+    thr = table.rows[0]
+    assert thr.n == 3 and thr.unit_of_n == "paired rounds"
+    assert thr.median == pytest.approx(100 * (1 - 100 / 101), abs=1e-2)  # percent
+    assert "95 % t-interval" in thr.spread and thr.note.endswith(": met")
+    assert table.rows[-1].measure.startswith("model round") and table.rows[-1].n == 7
+
+
+def test_a_file_with_one_run_says_n_equals_one():
+    md = render.markdown(build.build({"workloads.json": WORKLOADS}))
+    assert "| wc: highest sustainable rate (sentences/s) | n = 1 run | 900 | n = 1: no spread |" in md
+    assert "date 2026-11-21T07:34:17+00:00; machine load at start not recorded, at end not recorded" in md
+
+
+def test_a_file_that_changed_shape_is_reported_and_the_rest_is_still_built():
+    sections = build.build({"workloads.json": {"results": [{"no": "workload"}]}, "metrics_overhead.json": hook_doc()})
+    notes = {t.source: t.note for s in sections for t in s.tables}
+    assert notes["workloads.json"].startswith("unreadable: KeyError")
+    assert notes["metrics_overhead.json"] == ""
+    assert "**unreadable: KeyError" in render.markdown(sections)
+
+
+def test_files_no_section_reads_are_listed():
+    paths = ["workloads.json", "otd/quick/compute.json", "otd/quick/summary.json"]
+    assert build.unread(paths) == ["otd/quick/compute.json"]
+    assert "`otd/quick/compute.json`" in render.markdown([], build.unread(paths))
+
+
+def test_the_html_is_self_contained_and_escaped():
+    doc = dict(WORKLOADS, command="run <this> & that")
+    html = render.page(build.build({"workloads.json": doc}, ["migration/degradation.png", "elsewhere/x.png"]))
+    assert "<script" not in html and "http://" not in html and "https://" not in html
+    assert "run &lt;this&gt; &amp; that" in html
+    # figures belong to their headline's directories only
+    assert '<img src="migration/degradation.png"' in html and "elsewhere/x.png" not in html
+
+
+def test_the_command_writes_both_files_and_fails_on_an_unreadable_one(tmp_path):
+    (tmp_path / "workloads.json").write_text(json.dumps(WORKLOADS))
+    (tmp_path / "metrics_overhead.json").write_text(json.dumps(hook_doc()))
+    got = CliRunner().invoke(main, ["bench", "report", "--results", str(tmp_path)])
+    assert got.exit_code == 0, got.output
+    assert "## Workloads" in (tmp_path / "REPORT.md").read_text()
+    assert "<h2>Metrics hook overhead</h2>" in (tmp_path / "report.html").read_text()
+    (tmp_path / "trace_demo.json").write_text("{not json")
+    got = CliRunner().invoke(main, ["bench", "report", "--results", str(tmp_path)])
+    assert got.exit_code == 1 and "trace_demo.json" in got.output
+
+
+_DOCS, _FIGURES, _BROKEN = read_results(RESULTS)
+CLAIMED = sorted(build.claimed(_DOCS))
+
+
+def test_every_result_file_parses_and_the_report_reads_every_headline():
+    assert _BROKEN == []
+    titles = {h.title for h, _ in build.claimed(_DOCS).values()}
+    assert {"Migration", "OTD", "Consistent Grouping", "Metrics hook overhead", "Schedulers"} <= titles
+
+
+@pytest.mark.parametrize("path", CLAIMED)
+def test_the_report_reads_each_result_file_it_claims(path):
+    sections = build.build({path: _DOCS[path]})
+    [table] = [t for s in sections for t in s.tables]
+    assert table.note == "" and table.rows, table.note
+    assert render.markdown(sections) and render.page(sections)
+
+
+def test_the_migration_table_gives_plan_to_effect_per_scheme_and_each_segment_as_one_run():
+    doc = {"when": "2026-11-21T20:18:05+00:00", "machine": {"loadavg_before": [1, 2, 3], "loadavg_now": [4, 5, 6]},
+           "plan_to_effect_by_scheme": {"nonstop": {"n": 62, "p50": 2561, "p99": 4029, "max": 4100}},
+           "table": [{"segment": "nonstop M=1", "degradation_s": {"20": 1, "40": 0}, "throughput_mean": 400.0,
+                      "latency_p50_ms": 6.1, "latency_p99_ms": 605.0, "failed": 0, "restarted_workers": 0}]}
+    [section] = build.build({"migration/migration.json": doc})
+    p2e, seg = section.tables[0].rows
+    assert (p2e.n, p2e.median, p2e.spread, p2e.unit_of_n) == (62, 2561, "p99 4029, max 4100", "moves")
+    assert seg.n == 1 and seg.median == 400.0 and "seconds at >= 20/40 % degradation: 1/0" in seg.note
+
+
+def test_repeated_runs_get_a_range_and_from_five_on_the_medians_interval():
+    doc = {"at": "2026-11-27T11:55:24+00:00", "cycles_per_run": 40,
+           "results": [{"variant": "acl-fenced", "topologies_per_action": 1, "runs_ms_per_cycle": [3, 4, 5, 6, 7]},
+                       {"variant": "open", "topologies_per_action": 1, "runs_ms_per_cycle": [3, 4]}]}
+    five, two = build.build({"controller/fence_cost.json": doc})[0].tables[0].rows
+    assert (five.n, five.median) == (5, 5) and five.spread.startswith("3–7; 95 % CI of median")
+    assert (two.n, two.spread) == (2, "3–4")
+
+
+def test_a_grouping_run_counts_its_tuples():
+    doc = {"runs": [{"scenario": "heterogeneous", "grouping": "cg", "measured": {
+        "acked": 13500, "latency_p50_ms": 7.6, "latency_p99_ms": 27.8, "latency_max_ms": 246.0,
+        "throughput_per_s": 300.0, "failed": 0}}]}
+    [row] = build.build({"grouping/storm-quick.json": doc})[0].tables[0].rows
+    assert (row.n, row.unit_of_n, row.median) == (13500, "tuples", 7.6) and "one run" in row.note
