@@ -25,10 +25,9 @@ import java.util.TreeMap;
  * per used slot, named {@code node:port}; executors named by their Storm id {@code [s,e]}), OTD picks at
  * most one move, and the move is applied to the placement.
  *
- * <p>A worker's CPU share is the measured one when the input gives it; otherwise its executors' load
- * divided by what the worker may use: the node's CPU left by other work ({@code cpu_capacity −
- * cpu_background}) split evenly over the topology's workers on that node; 0 on a node without a finite
- * capacity. Queues default to 0.
+ * <p>A worker's CPU share is the measured one when the input gives it; otherwise {@link WorkerShare}'s with its
+ * executors' load in the room its node leaves the topology ({@code cpu_capacity − cpu_background}); 0 on a
+ * node without a finite capacity. Queues default to 0.
  */
 public final class OtdRound {
 
@@ -47,15 +46,12 @@ public final class OtdRound {
                     + "executor placed (" + missing.size() + " missing, e.g. " + missing.get(0) + ")");
         }
         Map<String, SlotId> slotOfWorker = new HashMap<>();
-        Map<String, Integer> workersOnNode = new HashMap<>();
-        current.usedSlots().forEach(s -> workersOnNode.merge(s.nodeId(), 1, Integer::sum));
+        Map<String, Double> derived = derivedCpuShares(w, cluster);
         List<WorkerLoad> workers = new ArrayList<>();
-        for (Map.Entry<SlotId, List<ExecutorId>> e : current.executorsBySlot().entrySet()) {
-            SlotId slot = e.getKey();
+        for (SlotId slot : current.executorsBySlot().keySet()) {
             slotOfWorker.put(slot.toString(), slot);
             WorkerReading reading = w.workerReadings().get(slot);
-            double cpu = reading != null ? reading.cpu() : derivedCpuShare(cluster.node(slot.nodeId()).orElseThrow(),
-                    workersOnNode.get(slot.nodeId()), w.loads().sum(e.getValue()));
+            double cpu = reading != null ? reading.cpu() : derived.getOrDefault(slot.toString(), 0.0);
             long queue = reading != null ? reading.queue() : 0;
             workers.add(new WorkerLoad(slot.toString(), slot.nodeId(), cpu, queue));
         }
@@ -80,9 +76,21 @@ public final class OtdRound {
         return Outcome.success(new Result(decision, after));
     }
 
-    /** A worker's load as a share of its even part of the CPU its node has left for the topology. */
-    static double derivedCpuShare(Node node, int topologyWorkersOnNode, double load) {
-        return WorkerShare.of(load, node.cpuCapacity() - node.cpuBackground(), topologyWorkersOnNode);
+    /**
+     * Every worker's share ({@link WorkerShare}) with its executors' CPU as its load and the room its node
+     * leaves ({@code cpu_capacity − cpu_background}); none on a node of unbounded capacity.
+     */
+    static Map<String, Double> derivedCpuShares(TopologyWorkload w, ClusterModel cluster) {
+        Map<String, String> nodeOfWorker = new TreeMap<>();
+        Map<String, Double> loads = new TreeMap<>();
+        Map<String, Double> room = new TreeMap<>();
+        w.current().executorsBySlot().forEach((slot, executors) -> {
+            nodeOfWorker.put(slot.toString(), slot.nodeId());
+            loads.put(slot.toString(), w.loads().sum(executors));
+            Node node = cluster.node(slot.nodeId()).orElseThrow();
+            room.put(slot.nodeId(), node.cpuCapacity() - node.cpuBackground());
+        });
+        return WorkerShare.fromRoom(nodeOfWorker, loads, room);
     }
 
     /** The decision in one line for a report. */
