@@ -63,13 +63,6 @@ def gain_of(model: LiveModel, moves: dict[str, str]) -> float:
     return inter_node_tuples_per_s(flows, now) - inter_node_tuples_per_s(flows, {**now, **moves})
 
 
-def _background(model: LiveModel, host: str) -> float:
-    n = model.nodes[host]
-    if n.busy_cores is None:
-        return 0.0
-    return max(0.0, n.busy_cores - n.topology_load_cores)
-
-
 def shares_of(node_of_worker: dict[str, str], loads: dict[str, float],
               nodes: dict[str, tuple[int | None, float | None]]) -> dict[str, float]:
     """OTD's worker CPU from raw measurements, the same figure as the Java side's otd/WorkerShare (checked
@@ -130,7 +123,10 @@ def _edges(model: LiveModel, components: list[str]) -> list[list[str]]:
 
 def plan_input(model: LiveModel, scheduler_params: dict[str, Any] | None = None,
                count_background: bool = True) -> dict[str, Any]:
-    """The PLAN-INPUT document of one topology as it runs now (`current_placement` complete)."""
+    """The PLAN-INPUT document of one topology as it runs now (`current_placement` complete), with the raw
+    measurements (worker load and node busy cores, in cores) from which the Java side derives OTD's shares and
+    the nodes' background; without count_background the busy cores are left out, so other processes do not
+    shrink a node's room."""
     where = placement(model)
     by_slot: dict[str, list[str]] = defaultdict(list)
     for e, s in where.items():
@@ -144,12 +140,14 @@ def plan_input(model: LiveModel, scheduler_params: dict[str, Any] | None = None,
         n = model.nodes.get(host)
         if n is not None and n.cpu_count:
             node["cpu_capacity"] = float(n.cpu_count)
-            if count_background:
-                node["cpu_background"] = round(min(_background(model, host), float(n.cpu_count)), 4)
+            if count_background and n.busy_cores is not None:
+                node["cpu_busy"] = round(n.busy_cores, 4)
         nodes.append(node)
     order = sorted(where, key=parse_executor_key)
     components = sorted({model.executors.nodes[e]["component"] for e in order})
-    shares, queues = worker_shares(model, count_background), worker_queues(model)
+    queues = worker_queues(model)
+    loads = {s: model.workers[s].load_cores for s in sorted(by_slot)
+             if s in model.workers and model.workers[s].load_cores is not None}
     topology = {
         "id": model.name,
         "workers": len(by_slot),
@@ -162,7 +160,7 @@ def plan_input(model: LiveModel, scheduler_params: dict[str, Any] | None = None,
                          if model.executors.nodes[e].get("cpu_cores") is not None},
         "current_placement": {s: [plan_executor(e) for e in sorted(es, key=parse_executor_key)]
                               for s, es in sorted(by_slot.items())},
-        "worker_load": {s: {"cpu": shares[s], "queue": queues.get(s, 0)} for s in sorted(shares)},
+        "worker_load": {s: {"load": round(load, 4), "queue": queues.get(s, 0)} for s, load in loads.items()},
     }
     doc: dict[str, Any] = {"comment": f"pycontrol controller snapshot of {model.topology_id} at {model.taken_at_ms}",
                            "cluster": {"nodes": nodes}, "topology": topology}

@@ -25,9 +25,9 @@ import java.util.TreeMap;
  * per used slot, named {@code node:port}; executors named by their Storm id {@code [s,e]}), OTD picks at
  * most one move, and the move is applied to the placement.
  *
- * <p>A worker's CPU share is the measured one when the input gives it; otherwise {@link WorkerShare}'s with its
- * executors' load in the room its node leaves the topology ({@code cpu_capacity − cpu_background}); 0 on a
- * node without a finite capacity. Queues default to 0.
+ * <p>A worker's CPU share is {@link WorkerShare}'s, from its measured load (else its executors' load) in the
+ * room its node leaves the topology ({@code cpu_capacity − cpu_background}); 0 on a node without a finite
+ * capacity. Queues default to 0.
  */
 public final class OtdRound {
 
@@ -46,14 +46,13 @@ public final class OtdRound {
                     + "executor placed (" + missing.size() + " missing, e.g. " + missing.get(0) + ")");
         }
         Map<String, SlotId> slotOfWorker = new HashMap<>();
-        Map<String, Double> derived = derivedCpuShares(w, cluster);
+        Map<String, Double> shares = cpuShares(w, cluster);
         List<WorkerLoad> workers = new ArrayList<>();
         for (SlotId slot : current.executorsBySlot().keySet()) {
             slotOfWorker.put(slot.toString(), slot);
             WorkerReading reading = w.workerReadings().get(slot);
-            double cpu = reading != null ? reading.cpu() : derived.getOrDefault(slot.toString(), 0.0);
-            long queue = reading != null ? reading.queue() : 0;
-            workers.add(new WorkerLoad(slot.toString(), slot.nodeId(), cpu, queue));
+            workers.add(new WorkerLoad(slot.toString(), slot.nodeId(), shares.getOrDefault(slot.toString(), 0.0),
+                    reading != null ? reading.queue() : 0));
         }
         Map<String, ExecutorId> executorByName = new HashMap<>();
         Map<String, String> executorToWorker = new TreeMap<>();
@@ -77,16 +76,18 @@ public final class OtdRound {
     }
 
     /**
-     * Every worker's share ({@link WorkerShare}) with its executors' CPU as its load and the room its node
-     * leaves ({@code cpu_capacity − cpu_background}); none on a node of unbounded capacity.
+     * Every worker's share ({@link WorkerShare}): its measured load, or without one its executors' CPU, in
+     * the room its node leaves the topology ({@code cpu_capacity − cpu_background}, the background derived
+     * from a measured {@code cpu_busy} by the input reader); none on a node of unbounded capacity.
      */
-    static Map<String, Double> derivedCpuShares(TopologyWorkload w, ClusterModel cluster) {
+    public static Map<String, Double> cpuShares(TopologyWorkload w, ClusterModel cluster) {
         Map<String, String> nodeOfWorker = new TreeMap<>();
         Map<String, Double> loads = new TreeMap<>();
         Map<String, Double> room = new TreeMap<>();
         w.current().executorsBySlot().forEach((slot, executors) -> {
             nodeOfWorker.put(slot.toString(), slot.nodeId());
-            loads.put(slot.toString(), w.loads().sum(executors));
+            WorkerReading reading = w.workerReadings().get(slot);
+            loads.put(slot.toString(), reading != null ? reading.load() : w.loads().sum(executors));
             Node node = cluster.node(slot.nodeId()).orElseThrow();
             room.put(slot.nodeId(), node.cpuCapacity() - node.cpuBackground());
         });
