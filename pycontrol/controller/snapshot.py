@@ -18,7 +18,7 @@ import networkx as nx
 from pycontrol.metrics.schema import parse_executor_key
 from pycontrol.model.live import LiveModel
 
-# PLAN-INPUT's `worker_load.cpu` must be a finite number: a worker on a node with no CPU left gets this.
+# OTD's share of a worker on a node with no CPU left (finite, so records stay JSON); Java: otd/WorkerShare.SATURATED.
 SATURATED_SHARE = 1000.0
 
 
@@ -63,50 +63,45 @@ def gain_of(model: LiveModel, moves: dict[str, str]) -> float:
     return inter_node_tuples_per_s(flows, now) - inter_node_tuples_per_s(flows, {**now, **moves})
 
 
-def _node_room(model: LiveModel, host: str, count_background: bool) -> float | None:
-    """Cores a node offers the topology: its CPUs minus (optionally) what other processes use."""
-    n = model.nodes.get(host)
-    if n is None or not n.cpu_count:
-        return None
-    return float(n.cpu_count) - (_background(model, host) if count_background else 0.0)
+def shares_of(node_of_worker: dict[str, str], loads: dict[str, float],
+              nodes: dict[str, tuple[int | None, float | None]]) -> dict[str, float]:
+    """OTD's worker CPU from raw measurements, the same figure as the Java side's otd/WorkerShare (checked
+    against tests/vectors/otd_shares/cases.json): a worker's load as a share of its even part of its node's
+    room, load / (room / the topology's workers on the node), but never below the node's use of that room
+    (the topology's load there / room). Workers on one node share its CPUs, so on a busy node a worker that
+    happens to use less than its part has no room to take more: counted as low, it drew OTD's moves back
+    onto a saturated node, and back again (results/otd/quick-compute-uneven-480).
 
-
-def _background(model: LiveModel, host: str) -> float:
-    n = model.nodes[host]
-    if n.busy_cores is None:
-        return 0.0
-    return max(0.0, n.busy_cores - n.topology_load_cores)
+    node_of_worker: every worker of the topology -> its node (unmeasured workers still share it);
+    loads: worker -> measured load in cores; nodes: node -> (CPU count, busy cores of the whole machine or
+    None when other processes are not counted). room = CPUs - max(0, busy - the topology's load there).
+    Workers without a load or on a node of unknown size get no share."""
+    per_node: dict[str, int] = defaultdict(int)
+    node_load: dict[str, float] = defaultdict(float)
+    for w, host in node_of_worker.items():
+        per_node[host] += 1
+        node_load[host] += loads.get(w, 0.0)
+    out = {}
+    for w in sorted(node_of_worker):
+        host = node_of_worker[w]
+        cpu_count, busy = nodes.get(host, (None, None))
+        if w not in loads or not cpu_count:
+            continue
+        room = float(cpu_count) - (max(0.0, busy - node_load[host]) if busy is not None else 0.0)
+        share = max(loads[w] / (room / per_node[host]), node_load[host] / room) if room > 0 else SATURATED_SHARE
+        out[w] = round(min(share, SATURATED_SHARE), 4)
+    return out
 
 
 def worker_shares(model: LiveModel, count_background: bool = True) -> dict[str, float]:
-    """A worker's measured load as a share of its even part of its node's room (OTD's worker CPU):
-    load_cores / (room / the topology's workers on that node), but never below its node's use of that room
-    (the topology's load there / room). Workers on one node share its CPUs, so on a busy node a worker
-    that happens to use less than its part has no room to take more: counted as low, it drew OTD's moves
-    back onto a saturated node, and back again (results/otd/quick-compute-uneven-480). Workers without a
-    measured load or on a node of unknown size are left out (the Java side then derives a share from
-    executor CPU)."""
+    """shares_of for a live model: the topology's placed workers, their measured loads, each node's CPUs and
+    (with count_background) busy cores. For display and calibration: the planners derive their own from
+    PLAN-INPUT's raw figures."""
     slots = set(placement(model).values())
-    per_node: dict[str, int] = defaultdict(int)
-    node_load: dict[str, float] = defaultdict(float)
-    for s in slots:
-        per_node[node_of(s)] += 1
-        w = model.workers.get(s)
-        if w is not None and w.load_cores is not None:
-            node_load[node_of(s)] += w.load_cores
-    out = {}
-    for s in sorted(slots):
-        w = model.workers.get(s)
-        host = node_of(s)
-        room = _node_room(model, host, count_background)
-        if w is None or w.load_cores is None or room is None:
-            continue
-        if room > 0:
-            share = max(w.load_cores / (room / per_node[host]), node_load[host] / room)
-        else:
-            share = SATURATED_SHARE
-        out[s] = round(min(share, SATURATED_SHARE), 4)
-    return out
+    loads = {s: model.workers[s].load_cores for s in slots
+             if s in model.workers and model.workers[s].load_cores is not None}
+    nodes = {host: (n.cpu_count, n.busy_cores if count_background else None) for host, n in model.nodes.items()}
+    return shares_of({s: node_of(s) for s in slots}, loads, nodes)
 
 
 def worker_queues(model: LiveModel) -> dict[str, int]:
@@ -128,7 +123,10 @@ def _edges(model: LiveModel, components: list[str]) -> list[list[str]]:
 
 def plan_input(model: LiveModel, scheduler_params: dict[str, Any] | None = None,
                count_background: bool = True) -> dict[str, Any]:
-    """The PLAN-INPUT document of one topology as it runs now (`current_placement` complete)."""
+    """The PLAN-INPUT document of one topology as it runs now (`current_placement` complete), with the raw
+    measurements (worker load and node busy cores, in cores) from which the Java side derives OTD's shares and
+    the nodes' background; without count_background the busy cores are left out, so other processes do not
+    shrink a node's room."""
     where = placement(model)
     by_slot: dict[str, list[str]] = defaultdict(list)
     for e, s in where.items():
@@ -142,12 +140,14 @@ def plan_input(model: LiveModel, scheduler_params: dict[str, Any] | None = None,
         n = model.nodes.get(host)
         if n is not None and n.cpu_count:
             node["cpu_capacity"] = float(n.cpu_count)
-            if count_background:
-                node["cpu_background"] = round(min(_background(model, host), float(n.cpu_count)), 4)
+            if count_background and n.busy_cores is not None:
+                node["cpu_busy"] = round(n.busy_cores, 4)
         nodes.append(node)
     order = sorted(where, key=parse_executor_key)
     components = sorted({model.executors.nodes[e]["component"] for e in order})
-    shares, queues = worker_shares(model, count_background), worker_queues(model)
+    queues = worker_queues(model)
+    loads = {s: model.workers[s].load_cores for s in sorted(by_slot)
+             if s in model.workers and model.workers[s].load_cores is not None}
     topology = {
         "id": model.name,
         "workers": len(by_slot),
@@ -160,7 +160,7 @@ def plan_input(model: LiveModel, scheduler_params: dict[str, Any] | None = None,
                          if model.executors.nodes[e].get("cpu_cores") is not None},
         "current_placement": {s: [plan_executor(e) for e in sorted(es, key=parse_executor_key)]
                               for s, es in sorted(by_slot.items())},
-        "worker_load": {s: {"cpu": shares[s], "queue": queues.get(s, 0)} for s in sorted(shares)},
+        "worker_load": {s: {"load": round(load, 4), "queue": queues.get(s, 0)} for s, load in loads.items()},
     }
     doc: dict[str, Any] = {"comment": f"pycontrol controller snapshot of {model.topology_id} at {model.taken_at_ms}",
                            "cluster": {"nodes": nodes}, "topology": topology}

@@ -19,8 +19,8 @@ def test_the_snapshot_is_the_running_topology_in_plan_input_spelling():
     doc = snapshot.plan_input(m, {"otd": {"threshold_asc": 5}})
     t = doc["topology"]
     assert doc["cluster"]["nodes"] == [
-        {"id": "10.0.0.1", "ports": [6700], "cpu_capacity": 4.0, "cpu_background": 2.0},   # 2.5 busy - 0.5 ours
-        {"id": "10.0.0.2", "ports": [6700], "cpu_capacity": 4.0, "cpu_background": 0.0}]
+        {"id": "10.0.0.1", "ports": [6700], "cpu_capacity": 4.0, "cpu_busy": 2.5},   # raw: Java derives the rest
+        {"id": "10.0.0.2", "ports": [6700], "cpu_capacity": 4.0, "cpu_busy": 1.0}]
     assert t["workers"] == 2
     assert t["current_placement"] == {A: ["[1,1]", "[2,2]"], B: ["[3,3]", "[4,4]"]}
     assert t["executors"][0] == {"id": "[1,1]", "component": "spout"}
@@ -28,8 +28,8 @@ def test_the_snapshot_is_the_running_topology_in_plan_input_spelling():
         ("[1,1]", "[3,3]"): 100.0, ("[1,1]", "[2,2]"): 50.0, ("[2,2]", "[4,4]"): 30.0}
     assert t["executor_cpu"] == {"[1,1]": 0.2, "[3,3]": 0.4}   # unknown CPU is left out, not 0
     assert t["edges"] == [["split", "count"], ["spout", "split"]]
-    # Worker share = load / (room / workers of the topology on the node): A has 4-2 cores left.
-    assert t["worker_load"] == {A: {"cpu": 0.25, "queue": 0}, B: {"cpu": 0.25, "queue": 12}}
+    # Measured loads in cores, not shares: Java's otd/WorkerShare derives those (tests/vectors/otd_shares).
+    assert t["worker_load"] == {A: {"load": 0.5, "queue": 0}, B: {"load": 1.0, "queue": 12}}
     assert doc["params"] == {"otd": {"threshold_asc": 5}}
 
 
@@ -38,7 +38,15 @@ def test_other_processes_can_be_ignored_and_a_full_node_saturates_its_workers():
     m = wc(worker_load={A: 0.5, B: 1.0}, node_cpus=2, node_busy={"10.0.0.1": 2.6, "10.0.0.2": 1.0})
     assert snapshot.worker_shares(m, count_background=True) == {A: snapshot.SATURATED_SHARE, B: 0.5}
     assert snapshot.worker_shares(m, count_background=False) == {A: 0.25, B: 0.5}
-    assert "cpu_background" not in snapshot.plan_input(m, count_background=False)["cluster"]["nodes"][0]
+    assert "cpu_busy" not in snapshot.plan_input(m, count_background=False)["cluster"]["nodes"][0]
+    assert snapshot.plan_input(m)["cluster"]["nodes"][0]["cpu_busy"] == 2.6
+
+
+def test_only_measured_figures_are_sent():
+    m = wc(worker_load={A: 0.5})   # B has no load yet, and no node reports busy cores
+    doc = snapshot.plan_input(m)
+    assert doc["topology"]["worker_load"] == {A: {"load": 0.5, "queue": 0}}
+    assert all("cpu_busy" not in n and "cpu_background" not in n for n in doc["cluster"]["nodes"])
 
 
 def test_a_worker_on_a_busy_node_is_as_busy_as_its_node():

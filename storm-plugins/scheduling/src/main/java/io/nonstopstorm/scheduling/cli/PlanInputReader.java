@@ -28,6 +28,7 @@ import io.nonstopstorm.scheduling.offline.SchedulerParams;
 import io.nonstopstorm.scheduling.offline.TopologyWorkload;
 import io.nonstopstorm.scheduling.offline.WorkerReading;
 import io.nonstopstorm.scheduling.otd.OtdParams;
+import io.nonstopstorm.scheduling.otd.WorkerShare;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -86,7 +87,8 @@ public final class PlanInputReader {
         root.allowOnly("comment", "cluster", "topology", "topologies", "params");
         JsonFields clusterJson = root.object("cluster");
         Map<String, Double> nodeMemory = new HashMap<>();
-        ClusterModel cluster = cluster(clusterJson, nodeMemory);
+        Map<String, Double> nodeBusy = new TreeMap<>();
+        ClusterModel cluster = cluster(clusterJson, nodeMemory, nodeBusy);
 
         List<JsonNode> topologyNodes = new ArrayList<>();
         String listKey;
@@ -121,6 +123,7 @@ public final class PlanInputReader {
             workloads.add(w);
         }
         checkWorkersFit(workloads, cluster, listKey);
+        cluster = withMeasuredBackground(cluster, nodeBusy, workloads);
         SchedulerParams params = root.optionalObject("params").map(PlanInputReader::params).orElse(SchedulerParams.DEFAULTS);
         for (String topologyId : params.sam().allocations().keySet()) {
             if (!ids.contains(topologyId)) {
@@ -139,7 +142,7 @@ public final class PlanInputReader {
 
     // ---- cluster ----
 
-    private static ClusterModel cluster(JsonFields json, Map<String, Double> nodeMemory) {
+    private static ClusterModel cluster(JsonFields json, Map<String, Double> nodeMemory, Map<String, Double> nodeBusy) {
         json.allowOnly("nodes", "occupied");
         List<JsonNode> nodeList = json.array("nodes");
         if (nodeList.isEmpty()) {
@@ -149,7 +152,7 @@ public final class PlanInputReader {
         Set<String> ids = new HashSet<>();
         for (int i = 0; i < nodeList.size(); i++) {
             JsonFields n = JsonFields.object(nodeList.get(i), "cluster.nodes[" + i + "]");
-            n.allowOnly("id", "ports", "slots", "cpu_capacity", "cpu_background", "bandwidth_capacity",
+            n.allowOnly("id", "ports", "slots", "cpu_capacity", "cpu_background", "cpu_busy", "bandwidth_capacity",
                     "bandwidth_background", "memory_mb");
             String id = n.string("id");
             if (!ids.add(id)) {
@@ -162,6 +165,16 @@ public final class PlanInputReader {
                     n.nonNegative("bandwidth_background", 0)));
             if (n.has("memory_mb")) {
                 nodeMemory.put(id, n.nonNegative("memory_mb", 0));
+            }
+            if (n.has("cpu_busy")) {
+                if (n.has("cpu_background")) {
+                    throw new InputError(n.path("cpu_busy") + ": give cpu_busy (measured, the topologies' workers "
+                            + "included) or cpu_background (other work only), not both");
+                }
+                if (Double.isInfinite(cpuCapacity)) {
+                    throw new InputError(n.path("cpu_busy") + ": a measured busy CPU needs the node's cpu_capacity");
+                }
+                nodeBusy.put(id, n.nonNegative("cpu_busy", 0));
             }
         }
         ClusterModel bare = ClusterModel.of(nodes);
@@ -440,10 +453,39 @@ public final class PlanInputReader {
                 throw new InputError(path + ": slot " + slot + " runs no executor of this topology in current_placement");
             }
             JsonFields r = JsonFields.object(e.getValue(), path);
-            r.allowOnly("cpu", "queue");
-            readings.put(slot, new WorkerReading(r.nonNegative("cpu", 0), r.integer("queue", 0, 0)));
+            if (r.has("cpu")) {
+                throw new InputError(r.path("cpu") + ": give the worker's measured load (the CPU it uses, in the unit "
+                        + "of cpu_capacity); its share is derived from it");
+            }
+            r.allowOnly("load", "queue");
+            r.required("load");
+            readings.put(slot, new WorkerReading(r.nonNegative("load", 0), r.integer("queue", 0, 0)));
         }
         return readings;
+    }
+
+    /**
+     * Nodes given a measured {@code cpu_busy} get as background what other work uses there: busy minus the
+     * measured load of the planned topologies' workers on the node ({@link WorkerShare#background}), at
+     * most the node's capacity.
+     */
+    private static ClusterModel withMeasuredBackground(ClusterModel cluster, Map<String, Double> nodeBusy,
+                                                       List<TopologyWorkload> workloads) {
+        if (nodeBusy.isEmpty()) {
+            return cluster;
+        }
+        Map<String, Double> own = new HashMap<>();
+        for (TopologyWorkload w : workloads) {
+            w.workerReadings().forEach((slot, r) -> own.merge(slot.nodeId(), r.load(), Double::sum));
+        }
+        List<Node> nodes = new ArrayList<>();
+        for (Node n : cluster.nodes()) {
+            Double busy = nodeBusy.get(n.id());
+            nodes.add(busy == null ? n : n.withBackground(
+                    Math.min(n.cpuCapacity(), WorkerShare.background(busy, own.getOrDefault(n.id(), 0.0))),
+                    n.bandwidthBackground()));
+        }
+        return cluster.withNodes(nodes);
     }
 
     /** Each topology can get its W' = min(W, E) workers, and all of them together fit the free slots. */

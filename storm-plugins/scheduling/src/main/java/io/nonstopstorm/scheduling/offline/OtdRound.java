@@ -25,9 +25,8 @@ import java.util.TreeMap;
  * per used slot, named {@code node:port}; executors named by their Storm id {@code [s,e]}), OTD picks at
  * most one move, and the move is applied to the placement.
  *
- * <p>A worker's CPU share is the measured one when the input gives it; otherwise its executors' load
- * divided by what the worker may use: the node's CPU left by other work ({@code cpu_capacity −
- * cpu_background}) split evenly over the topology's workers on that node; 0 on a node without a finite
+ * <p>A worker's CPU share is {@link WorkerShare}'s, from its measured load (else its executors' load) in the
+ * room its node leaves the topology ({@code cpu_capacity − cpu_background}); 0 on a node without a finite
  * capacity. Queues default to 0.
  */
 public final class OtdRound {
@@ -47,17 +46,13 @@ public final class OtdRound {
                     + "executor placed (" + missing.size() + " missing, e.g. " + missing.get(0) + ")");
         }
         Map<String, SlotId> slotOfWorker = new HashMap<>();
-        Map<String, Integer> workersOnNode = new HashMap<>();
-        current.usedSlots().forEach(s -> workersOnNode.merge(s.nodeId(), 1, Integer::sum));
+        Map<String, Double> shares = cpuShares(w, cluster);
         List<WorkerLoad> workers = new ArrayList<>();
-        for (Map.Entry<SlotId, List<ExecutorId>> e : current.executorsBySlot().entrySet()) {
-            SlotId slot = e.getKey();
+        for (SlotId slot : current.executorsBySlot().keySet()) {
             slotOfWorker.put(slot.toString(), slot);
             WorkerReading reading = w.workerReadings().get(slot);
-            double cpu = reading != null ? reading.cpu() : derivedCpuShare(cluster.node(slot.nodeId()).orElseThrow(),
-                    workersOnNode.get(slot.nodeId()), w.loads().sum(e.getValue()));
-            long queue = reading != null ? reading.queue() : 0;
-            workers.add(new WorkerLoad(slot.toString(), slot.nodeId(), cpu, queue));
+            workers.add(new WorkerLoad(slot.toString(), slot.nodeId(), shares.getOrDefault(slot.toString(), 0.0),
+                    reading != null ? reading.queue() : 0));
         }
         Map<String, ExecutorId> executorByName = new HashMap<>();
         Map<String, String> executorToWorker = new TreeMap<>();
@@ -80,9 +75,23 @@ public final class OtdRound {
         return Outcome.success(new Result(decision, after));
     }
 
-    /** A worker's load as a share of its even part of the CPU its node has left for the topology. */
-    static double derivedCpuShare(Node node, int topologyWorkersOnNode, double load) {
-        return WorkerShare.of(load, node.cpuCapacity() - node.cpuBackground(), topologyWorkersOnNode);
+    /**
+     * Every worker's share ({@link WorkerShare}): its measured load, or without one its executors' CPU, in
+     * the room its node leaves the topology ({@code cpu_capacity − cpu_background}, the background derived
+     * from a measured {@code cpu_busy} by the input reader); none on a node of unbounded capacity.
+     */
+    public static Map<String, Double> cpuShares(TopologyWorkload w, ClusterModel cluster) {
+        Map<String, String> nodeOfWorker = new TreeMap<>();
+        Map<String, Double> loads = new TreeMap<>();
+        Map<String, Double> room = new TreeMap<>();
+        w.current().executorsBySlot().forEach((slot, executors) -> {
+            nodeOfWorker.put(slot.toString(), slot.nodeId());
+            WorkerReading reading = w.workerReadings().get(slot);
+            loads.put(slot.toString(), reading != null ? reading.load() : w.loads().sum(executors));
+            Node node = cluster.node(slot.nodeId()).orElseThrow();
+            room.put(slot.nodeId(), node.cpuCapacity() - node.cpuBackground());
+        });
+        return WorkerShare.fromRoom(nodeOfWorker, loads, room);
     }
 
     /** The decision in one line for a report. */

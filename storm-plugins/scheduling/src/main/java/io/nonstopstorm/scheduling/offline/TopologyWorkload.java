@@ -18,8 +18,8 @@ import java.util.Objects;
  *                        scheduler keeps workers on their ports
  * @param memoryMb        per component, the memory one executor needs (only Storm's resource-aware
  *                        scheduler reads it); components missing use Storm's default
- * @param workerReadings  measured worker CPU share / queue per slot of {@code current} (OTD only);
- *                        slots missing get a share derived from the executor loads and queue 0
+ * @param workerReadings  measured worker CPU load / queue per slot of {@code current} (OTD only);
+ *                        slots missing count their executors' loads and queue 0
  */
 public record TopologyWorkload(TopologyModel topology, TrafficMatrix traffic, ExecutorLoads loads, Placement current,
                                Map<String, Double> memoryMb, Map<SlotId, WorkerReading> workerReadings) {

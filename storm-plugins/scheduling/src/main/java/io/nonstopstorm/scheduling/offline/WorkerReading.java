@@ -1,14 +1,15 @@
 package io.nonstopstorm.scheduling.offline;
 
 /**
- * A measured worker signal for OTD: CPU as a share (0..1) of what the worker may use, and the summed
- * receive-queue length of its executors.
+ * A measured worker, for OTD: the CPU it uses, in the unit of the node capacities (its share is derived
+ * by {@code otd/WorkerShare}), and the summed receive-queue length of its executors.
  */
-public record WorkerReading(double cpu, long queue) {
+public record WorkerReading(double load, long queue) {
 
     public WorkerReading {
-        if (!(cpu >= 0) || queue < 0) {
-            throw new IllegalArgumentException("worker cpu and queue must be >= 0, got " + cpu + ", " + queue);
+        if (!(load >= 0) || Double.isInfinite(load) || queue < 0) {
+            throw new IllegalArgumentException("worker load must be finite and >= 0 and queue >= 0, got " + load
+                                               + ", " + queue);
         }
     }
 }

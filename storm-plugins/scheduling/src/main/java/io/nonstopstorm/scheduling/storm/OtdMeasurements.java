@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -30,9 +31,8 @@ import org.apache.storm.scheduler.TopologyDetails;
  * {@code __acker}, are never moved and carry no measured traffic), named {@code [s,e]}; per-pair tuples/s.
  *
  * <p>A worker's CPU is its load (JVM plus its executors' child processes, cores) as a share of its even
- * part of the CPU its node leaves the topology ({@link WorkerShare}): the node's {@code cpu_count} minus,
- * when {@code countBackground}, what other processes use ({@code cpu_busy_cores} minus the topology's own
- * workers there). Its queue is the summed receive-queue length of its executors.
+ * part of the CPU its node leaves the topology, never below the node's use of it ({@link WorkerShare}, from the node's
+ * {@code cpu_count} and, when {@code countBackground}, its {@code cpu_busy_cores}). Its queue is the summed receive-queue length of its executors.
  *
  * <p>The measurements must describe the placement OTD would change, so a round is refused (with the
  * reason) unless every worker has a fresh document that
@@ -46,8 +46,6 @@ import org.apache.storm.scheduler.TopologyDetails;
  */
 final class OtdMeasurements {
 
-    /** A worker on a node with no CPU left gets this share (finite, so decision records stay JSON). */
-    static final double SATURATED_SHARE = 1000.0;
     private static final int PROBLEMS_SHOWN = 3;
 
     private OtdMeasurements() {
@@ -170,22 +168,21 @@ final class OtdMeasurements {
 
     private static List<WorkerLoad> workerLoads(Map<String, WorkerDocument> docOf, Map<String, SlotId> slotOfWorker,
                                                 Map<String, Double> loads, boolean countBackground) {
-        Map<String, List<String>> workersOfNode = new TreeMap<>();
-        slotOfWorker.forEach((w, s) -> workersOfNode.computeIfAbsent(s.nodeId(), k -> new ArrayList<>()).add(w));
-        List<WorkerLoad> out = new ArrayList<>();
-        for (Map.Entry<String, List<String>> node : workersOfNode.entrySet()) {
+        Map<String, String> nodeOfWorker = new TreeMap<>();
+        slotOfWorker.forEach((w, s) -> nodeOfWorker.put(w, s.nodeId()));
+        Map<String, WorkerShare.NodeCpu> nodes = new TreeMap<>();
+        for (String node : new TreeSet<>(nodeOfWorker.values())) {
             // The node's newest document describes the node best.
-            WorkerDocument newest = node.getValue().stream().map(docOf::get)
-                    .max(Comparator.comparingLong(WorkerDocument::windowEndMs)).orElseThrow();
-            double own = node.getValue().stream().mapToDouble(loads::get).sum();
-            double background = countBackground && newest.node().busyCores().isPresent()
-                    ? Math.max(0, newest.node().busyCores().getAsDouble() - own) : 0;
-            double room = newest.node().cpuCount() - background;
-            for (String w : node.getValue()) {
-                double share = Math.min(SATURATED_SHARE, WorkerShare.of(loads.get(w), room, node.getValue().size()));
-                out.add(new WorkerLoad(w, node.getKey(), share, docOf.get(w).queueLength()));
-            }
+            WorkerDocument newest = nodeOfWorker.entrySet().stream().filter(e -> e.getValue().equals(node))
+                    .map(e -> docOf.get(e.getKey())).max(Comparator.comparingLong(WorkerDocument::windowEndMs))
+                    .orElseThrow();
+            nodes.put(node, new WorkerShare.NodeCpu(newest.node().cpuCount(),
+                    countBackground ? newest.node().busyCores() : OptionalDouble.empty()));
         }
+        Map<String, Double> shares = WorkerShare.fromMeasurements(nodeOfWorker, loads, nodes);
+        List<WorkerLoad> out = new ArrayList<>();
+        nodeOfWorker.forEach((w, node) ->
+                out.add(new WorkerLoad(w, node, shares.getOrDefault(w, 0.0), docOf.get(w).queueLength())));
         return out;
     }
 }

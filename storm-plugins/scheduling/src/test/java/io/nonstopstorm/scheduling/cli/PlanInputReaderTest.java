@@ -3,6 +3,7 @@ package io.nonstopstorm.scheduling.cli;
 import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Outcome;
 import io.nonstopstorm.scheduling.model.SlotId;
+import io.nonstopstorm.scheduling.offline.OtdRound;
 import io.nonstopstorm.scheduling.offline.PlanningInput;
 import io.nonstopstorm.scheduling.offline.TopologyWorkload;
 import org.junit.jupiter.api.Test;
@@ -51,8 +52,48 @@ class PlanInputReaderTest {
         assertEquals(9600, w.traffic().total(), 1e-9);
         assertEquals(900, w.loads().of(ExecutorId.ofTask(4)));
         assertEquals(new SlotId("node3", 6700), w.current().slotOf(ExecutorId.ofTask(6)).orElseThrow());
-        assertEquals(0.45, w.workerReadings().get(new SlotId("node1", 6700)).cpu());
+        assertEquals(2160, w.workerReadings().get(new SlotId("node1", 6700)).load());
+        assertEquals(0.45, OtdRound.cpuShares(w, in.cluster()).get("node1:6700"), 1e-12, "2160 MHz of node1's 4800");
         assertEquals(256, w.memoryMb().get("split"));
+    }
+
+    /** TWO_NODES with node a's CPU given as {@code cpuField}, the topology on a:6700 and a:6701, readings given. */
+    private static String measured(String cpuField, String workerLoad) {
+        String nodes = "{\"id\": \"a\", \"slots\": 2, \"cpu_capacity\": 4" + cpuField + "},"
+                + "{\"id\": \"b\", \"ports\": [7000], \"cpu_capacity\": 4}";
+        String t = "{\"id\": \"t\", \"workers\": 2, \"components\": [{\"name\": \"s\"}],"
+                + "\"executors\": [{\"id\": 1, \"component\": \"s\"}, {\"id\": 2, \"component\": \"s\"}],"
+                + "\"current_placement\": {\"a:6700\": [1], \"a:6701\": [2]}, \"worker_load\": " + workerLoad + "}";
+        return doc(nodes, t);
+    }
+
+    @Test
+    void aMeasuredBusyCpuLeavesWhatTheTopologysOwnWorkersDoNotUseAsBackground() {
+        PlanningInput in = PlanInputReader.read(measured(", \"cpu_busy\": 2.5",
+                "{\"a:6700\": {\"load\": 0.4, \"queue\": 3}, \"a:6701\": {\"load\": 0.1}}")).orElseThrow();
+        assertEquals(2.0, in.cluster().node("a").orElseThrow().cpuBackground(), 1e-12, "2.5 busy - 0.5 ours");
+        assertEquals(0.0, in.cluster().node("b").orElseThrow().cpuBackground());
+        TopologyWorkload w = in.topologies().get(0);
+        assertEquals(3, w.workerReadings().get(new SlotId("a", 6700)).queue());
+        assertEquals(java.util.Map.of("a:6700", 0.4, "a:6701", 0.25), OtdRound.cpuShares(w, in.cluster()),
+                "0.4 of 2 cores left / 2 workers; the lighter one counts as its node's 0.5 of 2");
+        PlanningInput full = PlanInputReader.read(measured(", \"cpu_busy\": 9",
+                "{\"a:6700\": {\"load\": 0.4}}")).orElseThrow();
+        assertEquals(4.0, full.cluster().node("a").orElseThrow().cpuBackground(), "at most the capacity");
+    }
+
+    @Test
+    void measuredFiguresAreValidatedWhereTheyEnter() {
+        String both = failure(measured(", \"cpu_busy\": 1, \"cpu_background\": 1", "{}"));
+        assertTrue(both.contains("cluster.nodes[0].cpu_busy") && both.contains("not both"), both);
+        String unbounded = failure(measured("", "{}").replace("[7000], \"cpu_capacity\": 4}", "[7000], \"cpu_busy\": 1}"));
+        assertTrue(unbounded.contains("cluster.nodes[1].cpu_busy") && unbounded.contains("cpu_capacity"), unbounded);
+        assertTrue(failure(measured(", \"cpu_busy\": -1", "{}")).contains("must be >= 0"));
+        String share = failure(measured("", "{\"a:6700\": {\"cpu\": 0.5}}"));
+        assertTrue(share.contains("topology.worker_load.a:6700.cpu") && share.contains("load"), share);
+        assertTrue(failure(measured("", "{\"a:6700\": {\"load\": -0.1}}")).contains("must be >= 0"));
+        assertTrue(failure(measured("", "{\"a:6700\": {\"queue\": 1}}")).contains("missing required field 'load'"));
+        assertTrue(failure(measured("", "{\"a:6700\": {\"load\": 1e400}}")).contains("finite"));
     }
 
     @Test

@@ -155,9 +155,6 @@ class PlannersTest {
         assertTrue(InterNodeTraffic.of(w.traffic(), r.placement()) < InterNodeTraffic.of(w.traffic(), Placement.of(split)));
         assertEquals(move.asc(), InterNodeTraffic.of(w.traffic(), Placement.of(split))
                 - InterNodeTraffic.of(w.traffic(), r.placement()), 1e-9);
-        Node half = new Node("h", List.of(1, 2), 100, Double.POSITIVE_INFINITY, 20, 0);
-        assertEquals(0.5, OtdRound.derivedCpuShare(half, 2, 20), 1e-9, "20 of (100 - 20) / 2");
-        assertEquals(0, OtdRound.derivedCpuShare(Node.of("u", List.of(1)), 1, 20));
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.storm.metric.StormMetricsRegistry;
 import org.apache.storm.scheduler.Cluster;
 import org.apache.storm.scheduler.SupervisorDetails;
@@ -140,6 +141,22 @@ class OtdStormSchedulerTest {
         assertEquals(Set.of(new ExecutorId(5, 5)), moved(r4, r5), status(r5));
         assertTrue(status(r5).contains("expected gain 20.0 tuples/s"), status(r5));
         assertEquals(2, registry.getMeter(OtdStormScheduler.MOVES_METER).getCount());
+    }
+
+    @Test
+    void aLighterWorkerOnABusyNodeCountsAsItsNodesUseOfTheRoom() {
+        wc = wordCount("wc", 4, Map.of("nonstop.scheduler", "otd"));
+        Cluster r1 = round(cluster(SUPS, new HashMap<>(), wc));
+        world.publish(r1, wc, Map.of(), TRAFFIC);
+        world.advanceSeconds(5);
+        // host1's two workers share its 2 cores: 1.5 + 0.1 leave the lighter one no room to take more.
+        world.publish(r1, wc, Map.of("host1:6700", 1.5, "host1:6701", 0.1, "host2:6700", 0.2, "host2:6701", 0.2), TRAFFIC);
+        world.refresh();
+        Map<String, Double> shares = new TreeMap<>();
+        OtdMeasurements.read(wc, r1, world.metrics, true, Long.MIN_VALUE, Map.of()).orElseThrow().snapshot().workers()
+                .forEach(w -> shares.put(w.worker(), w.cpu()));
+        assertEquals(Map.of("host1:6700", 1.5, "host1:6701", 0.8, "host2:6700", 0.2, "host2:6701", 0.2), shares,
+                "host1: max(0.1 / (2 / 2), 1.6 / 2) for the lighter worker; host2: each its own part");
     }
 
     @Test
