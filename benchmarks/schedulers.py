@@ -17,13 +17,12 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import time
 from pathlib import Path
 
-from pycontrol.cli.plan_cmd import planner_classpath
-from pycontrol.cluster.java import find_java
 from pycontrol.errors import UserError
+from pycontrol.jvm import classpath
+from pycontrol.jvm.command import JavaCommand, run
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -36,10 +35,10 @@ BASELINES = ("storm-default", "storm-ras", "optimum")
 
 
 def run_bench(args: list[str]) -> dict:
-    command = [find_java(), "-Xmx3g", "-cp", planner_classpath(), BENCH_MAIN, *args]
-    print("running:", " ".join(command[-len(args) - 1:]), flush=True)
+    cmd = JavaCommand(BENCH_MAIN, tuple(args), classpath.planner(), ("-Xmx3g",))
+    print("running:", BENCH_MAIN, " ".join(args), flush=True)
     started = time.monotonic()
-    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=None, text=True)
+    done = run(cmd, timeout_s=None, capture_stderr=False)   # the bench's progress goes to the terminal
     if done.returncode != 0:
         raise SystemExit(f"bench failed with exit {done.returncode}")
     print(f"  took {time.monotonic() - started:.0f} s", flush=True)
@@ -270,7 +269,7 @@ def main() -> None:
     a = p.parse_args()
     a.out.mkdir(parents=True, exist_ok=True)
     try:
-        planner_classpath()
+        classpath.planner()
     except UserError as e:
         raise SystemExit(f"error: {e}")
     if a.what in ("quality", "all"):

@@ -22,7 +22,7 @@ from pycontrol.model.live import LiveModel
 
 # policy -> PlanCli scheduler name
 SCHEDULERS = {"otd": "otd", "aniello-online": "aniello-online", "mba-sam": "sam"}
-# PlanCli's exit codes (pycontrol/cli/plan_cmd.py)
+# PlanCli's exit codes (pycontrol/jvm/plancli.py)
 _NO_PLACEMENT, _BAD_INPUT = 1, 2
 
 
@@ -77,8 +77,8 @@ RunPlanner = Callable[[list[str], float], subprocess.CompletedProcess]
 
 
 def _default_runner(args: list[str], timeout_s: float) -> subprocess.CompletedProcess:
-    from pycontrol.cli.plan_cmd import run_planner  # the one place that knows how to start PlanCli
-    return run_planner(args, timeout_s)
+    from pycontrol.jvm.plancli import run_once
+    return run_once(args, timeout_s)
 
 
 class JavaPlanner:

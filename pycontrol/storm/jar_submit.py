@@ -23,7 +23,7 @@ from pathlib import Path
 from urllib.parse import quote_plus
 
 from pycontrol import paths
-from pycontrol.cluster.java import find_java
+from pycontrol.jvm.java import find_java
 from pycontrol.errors import UserError
 from pycontrol.storm import nimbus_errors
 from pycontrol.storm.submit import GROUPING_JAR, parse_settings
