@@ -143,7 +143,8 @@ def run_cmd(config_path, home, ui, zk_hosts, zk_root, cpu_mhz, dry_run, once, cy
         # Plan writes are fenced by the leader epoch, and the lead is re-checked before each topology.
         realizer = Realizer(StormClusterIO(client, rest, fence=lead.fence), store, clock, cfg.verify_timeout_s,
                             timer=metrics.time, leading=lead.is_leader)
-        java = JavaPlanner(timeout_s=cfg.planner_timeout_s)
+        java = JavaPlanner(timeout_s=cfg.planner_timeout_s)   # one planner JVM for the daemon's life
+        cleanup.callback(java.close)
         sink = ZkDecisionSink(client)
         loop = ControlLoop(cfg, ModelSource(collector.collect_all, clock), {p: java for p in SCHEDULERS}, realizer,
                            store, clock, metrics, _Both(sink, _PrintSink()) if max_cycles else sink,
