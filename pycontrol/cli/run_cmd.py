@@ -133,9 +133,9 @@ def run_cmd(config_path, home, ui, zk_hosts, zk_root, cpu_mhz, dry_run, once, cy
             return
         cleanup.callback(client.close)
         cleanup.callback(client.stop)
-        mz = MetricsZk(zk_hosts, root=zk_root, auth=auth)
+        mz = MetricsZk.sharing(client, root=zk_root, auth=auth)   # one ZooKeeper session for the daemon
         cleanup.callback(mz.stop)
-        mz.start(10.0)   # keeps reconnecting in the background; until then rounds report the error
+        mz.start(10.0)   # the session reconnects in the background; until then rounds report the error
         rest = StormRest(ui_url)
         collector = Collector(rest, mz, cpu_mhz=cpu_mhz, clock_ms=lambda: int(clock.now() * 1000))
         store = StateStore(client)

@@ -205,7 +205,7 @@ def run_on_cluster(spec: ClusterSpec, exp: Experiment, echo: Callable[[str], Non
     data = RunData(topo_id)
     auth = cluster_zk_auth(spec.home)
     client = zk.connect(zk_hosts, auth=auth)
-    mz = MetricsZk(zk_hosts, auth=auth)
+    mz = MetricsZk.sharing(client, auth=auth)   # one ZooKeeper session
     server = None
     java = None
     try:
