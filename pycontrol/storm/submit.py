@@ -11,8 +11,8 @@ import yaml
 from pycontrol import paths, zkauth
 from pycontrol.storm import nimbus_errors
 from pycontrol.errors import UserError
-from pycontrol.jvm import classpath
-from pycontrol.jvm.classpath import GROUPING_JAR, WORKLOADS_JAR  # noqa: F401 (importers read them here)
+from pycontrol.jvm import classpath, storm_client
+from pycontrol.jvm.classpath import WORKLOADS_JAR  # noqa: F401 (importers read it here)
 from pycontrol.jvm.command import JavaCommand, run
 from pycontrol.zkauth import TOPOLOGY_AUTH_PAYLOAD, TOPOLOGY_AUTH_SCHEME
 
@@ -58,10 +58,8 @@ def submit_java(workload: str, topology_name: str, settings: list[str], conf_dir
                 timeout_s: float = 120, jar: Path | None = None) -> str:
     """`jar`: a copy of the workloads jar with other multilang resources (a streamparse project's)."""
     jar = classpath.workloads_jar(jar)
-    cmd = JavaCommand(SUBMIT_MAIN, (topology_name, workload, *settings),
-                      classpath.workloads(jar, str(paths.require_dist() / GROUPING_JAR), str(conf_dir)),
-                      ("-Xmx256m", f"-Dstorm.jar={jar}", f"-Dstorm.conf.file={conf_dir / 'storm.yaml'}"),
-                      what=f"submitting {topology_name}")
+    cmd = storm_client.command(jar, SUBMIT_MAIN, (topology_name, workload, *settings), conf_dir,
+                               paths.require_dist(), what=f"submitting {topology_name}")
     p = run(cmd, timeout_s, timeout_hint="is Nimbus up?")
     log.debug("submitter output:\n%s\n%s", p.stdout, p.stderr)
     if p.returncode != 0:
