@@ -70,7 +70,9 @@ class _Running:
 
     def _keep(self, line: bytes | None) -> None:
         if line is not None:
-            self.stderr.append(line.decode(errors="replace").rstrip())
+            text = line.decode(errors="replace").rstrip()
+            self.stderr.append(text)
+            log.debug("planner process: %s", text)
 
     @staticmethod
     def _pump(stream: IO[bytes], put: Callable[[bytes | None], None]) -> None:

@@ -102,6 +102,7 @@ def test_the_real_otd_core_moves_the_executor_that_saves_most_and_respects_pins(
     assert plan.moves[0].expected_gain == 80.0 and "otd case 3" in plan.note and "ASC 80.0" in plan.note
     pinned = java_planner.plan(keyed(), policy, {"[3-3]"})
     assert [(x.executor, x.to_slot, x.expected_gain) for x in pinned.moves] == [("[4-4]", A, 30.0)]
+    assert java_planner._process.starts == 1   # one JVM for every call
 
 
 @needs_jar
