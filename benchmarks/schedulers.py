@@ -19,15 +19,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 from pycontrol.bench import scheduler_quality
-from pycontrol.cli.plan_cmd import planner_classpath
-from pycontrol.cluster.java import find_java
 from pycontrol.errors import UserError
+from pycontrol.jvm import classpath
+from pycontrol.jvm.command import JavaCommand, run
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -40,10 +39,10 @@ BASELINES = ("storm-default", "storm-ras", "optimum")
 
 
 def run_bench(args: list[str]) -> dict:
-    command = [find_java(), "-Xmx3g", "-cp", planner_classpath(), BENCH_MAIN, *args]
-    print("running:", " ".join(command[-len(args) - 1:]), flush=True)
+    cmd = JavaCommand(BENCH_MAIN, tuple(args), classpath.planner(), ("-Xmx3g",))
+    print("running:", BENCH_MAIN, " ".join(args), flush=True)
     started = time.monotonic()
-    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=None, text=True)
+    done = run(cmd, timeout_s=None, capture_stderr=False)   # the bench's progress goes to the terminal
     if done.returncode != 0:
         raise SystemExit(f"bench failed with exit {done.returncode}")
     print(f"  took {time.monotonic() - started:.0f} s", flush=True)
@@ -230,21 +229,21 @@ def main() -> None:
     a = p.parse_args()
     a.out.mkdir(parents=True, exist_ok=True)
     try:
-        planner_classpath()
+        classpath.planner()
     except UserError as e:
         raise SystemExit(f"error: {e}")
     # what the evidence report shows for each file: when, with which command, the load at the end
-    run = {"command": " ".join(["benchmarks/schedulers.py", *sys.argv[1:]]),
+    provenance = {"command": " ".join(["benchmarks/schedulers.py", *sys.argv[1:]]),
            "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     if a.what in ("quality", "all"):
         raw = run_bench(["quality", "--seeds", str(a.seeds)])
-        (a.out / "quality.json").write_text(json.dumps({**run, "load_average_at_end": os.getloadavg()[0],
+        (a.out / "quality.json").write_text(json.dumps({**provenance, "load_average_at_end": os.getloadavg()[0],
                                                         "summary": scheduler_quality.summarise(raw), "raw": raw},
                                                        indent=1))
     if a.what in ("speed", "all"):
         raw = run_bench(["speed", "--sizes", a.sizes, "--repeats", str(a.repeats), "--warmup", str(a.warmup),
                          "--cap-seconds", str(a.cap_seconds), "--budget-seconds", str(a.budget_seconds)])
-        (a.out / "speed.json").write_text(json.dumps({**run, "load_average_at_end": os.getloadavg()[0], **raw},
+        (a.out / "speed.json").write_text(json.dumps({**provenance, "load_average_at_end": os.getloadavg()[0], **raw},
                                                      indent=1))
     print(render(a.out))
 

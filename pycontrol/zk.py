@@ -92,15 +92,26 @@ class _Client(KazooClient):
         return self._checked("read", path, super().exists, *args, **kwargs)
 
 
+def new_client(hosts: str, timeout_s: float = 10.0, auth: ZkAuth | None = None) -> KazooClient:
+    """The one kazoo configuration, not yet started: it reconnects forever (a ZooKeeper restart is a
+    pause), `client.retry` tries an operation a few times, and with auth it authenticates with the digest
+    payload and creates every znode with `znode_acl(auth, path)`."""
+    return _Client(hosts=hosts, timeout=timeout_s,
+                   connection_retry=KazooRetry(max_tries=-1, delay=0.2, max_delay=2),
+                   command_retry=KazooRetry(max_tries=5, delay=0.2, max_delay=2),
+                   auth_data=[("digest", auth.payload)] if auth else None,
+                   default_acl=znode_acl(auth) if auth else None,
+                   nonstop_auth=auth)
+
+
+def quick_retry() -> KazooRetry:
+    """For reads that had better report an error than wait through an outage (a metrics round)."""
+    return KazooRetry(max_tries=2, delay=0.2, max_delay=1.0)
+
+
 def connect(hosts: str, timeout_s: float = 10.0, auth: ZkAuth | None = None) -> KazooClient:
-    """A started client that retries lost connections forever and each operation a few times. With auth,
-    it authenticates with the digest payload and creates every znode with `znode_acl(auth, path)`."""
-    client = _Client(hosts=hosts, timeout=timeout_s,
-                     connection_retry=KazooRetry(max_tries=-1, delay=0.2, max_delay=5),
-                     command_retry=KazooRetry(max_tries=5, delay=0.2, max_delay=2),
-                     auth_data=[("digest", auth.payload)] if auth else None,
-                     default_acl=znode_acl(auth) if auth else None,
-                     nonstop_auth=auth)
+    """A started `new_client` that logs when its connection is suspended or its session lost."""
+    client = new_client(hosts, timeout_s, auth)
 
     def on_state(state: str) -> None:
         if client._stopped.is_set():  # our own stop(): the end of the session is expected

@@ -133,9 +133,9 @@ def run_cmd(config_path, home, ui, zk_hosts, zk_root, cpu_mhz, dry_run, once, cy
             return
         cleanup.callback(client.close)
         cleanup.callback(client.stop)
-        mz = MetricsZk(zk_hosts, root=zk_root, auth=auth)
+        mz = MetricsZk.sharing(client, root=zk_root, auth=auth)   # one ZooKeeper session for the daemon
         cleanup.callback(mz.stop)
-        mz.start(10.0)   # keeps reconnecting in the background; until then rounds report the error
+        mz.start(10.0)   # the session reconnects in the background; until then rounds report the error
         rest = StormRest(ui_url)
         collector = Collector(rest, mz, cpu_mhz=cpu_mhz, clock_ms=lambda: int(clock.now() * 1000))
         store = StateStore(client)
@@ -143,7 +143,8 @@ def run_cmd(config_path, home, ui, zk_hosts, zk_root, cpu_mhz, dry_run, once, cy
         # Plan writes are fenced by the leader epoch, and the lead is re-checked before each topology.
         realizer = Realizer(StormClusterIO(client, rest, fence=lead.fence), store, clock, cfg.verify_timeout_s,
                             timer=metrics.time, leading=lead.is_leader)
-        java = JavaPlanner(timeout_s=cfg.planner_timeout_s)
+        java = JavaPlanner(timeout_s=cfg.planner_timeout_s)   # one planner JVM for the daemon's life
+        cleanup.callback(java.close)
         sink = ZkDecisionSink(client)
         loop = ControlLoop(cfg, ModelSource(collector.collect_all, clock), {p: java for p in SCHEDULERS}, realizer,
                            store, clock, metrics, _Both(sink, _PrintSink()) if max_cycles else sink,

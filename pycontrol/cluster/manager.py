@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pycontrol import paths
 from pycontrol.cluster import daemons, network, ports, processes, secrets, storm_home, storm_versions, ui_token
-from pycontrol.cluster.java import find_java
+from pycontrol.jvm.java import find_java
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.processes import ProcessRecord
 from pycontrol.cluster.spec import ClusterSpec, spec_from_dict

@@ -1,29 +1,25 @@
 """Planning one topology: the Java scheduler cores (their one home is storm-plugins/scheduling) run on
-a snapshot of the live model through `pycontrol plan`'s machinery; their placement is turned into
-moves, best first. Nothing here decides placements itself.
+a snapshot of the live model in the long-lived planner process (pycontrol.jvm.planner_process); their
+placement is turned into moves, best first. Nothing here decides placements itself.
 """
 
 from __future__ import annotations
 
-import json
-import subprocess
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Protocol
 
 from pycontrol.controller import snapshot
 from pycontrol.controller.actions import Move
 from pycontrol.controller.policy import OTD_KEYS, TopologyPolicy
 from pycontrol.errors import UserError
+from pycontrol.jvm import plancli
+from pycontrol.jvm.planner_process import PlannerProcess, PlanReply
 from pycontrol.metrics.schema import parse_executor_key
 from pycontrol.model.live import LiveModel
 
 # policy -> PlanCli scheduler name
 SCHEDULERS = {"otd": "otd", "aniello-online": "aniello-online", "mba-sam": "sam"}
-# PlanCli's exit codes (pycontrol/cli/plan_cmd.py)
-_NO_PLACEMENT, _BAD_INPUT = 1, 2
 
 
 class PlanningError(Exception):
@@ -73,21 +69,21 @@ def moves_from(model: LiveModel, planned: dict[str, list[str]], reason: str) -> 
     return moves
 
 
-RunPlanner = Callable[[list[str], float], subprocess.CompletedProcess]
-
-
-def _default_runner(args: list[str], timeout_s: float) -> subprocess.CompletedProcess:
-    from pycontrol.cli.plan_cmd import run_planner  # the one place that knows how to start PlanCli
-    return run_planner(args, timeout_s)
+RunPlanner = Callable[[str, dict, float], PlanReply]   # (scheduler, PLAN-INPUT document, timeout) -> reply
 
 
 class JavaPlanner:
-    """Runs one scheduler core of the scheduling plugin (PlanCli) per call."""
+    """Runs one scheduler core of the scheduling plugin per call, in one planner process (PlanServer)
+    started on the first call and kept until `close`."""
 
-    def __init__(self, run: RunPlanner = _default_runner, timeout_s: float = 60.0, work_dir: Path | None = None):
-        self.run = run
+    def __init__(self, run: RunPlanner | None = None, timeout_s: float = 60.0):
+        self._process = None if run else PlannerProcess()
+        self.run = run or self._process.plan
         self.timeout_s = timeout_s
-        self.work_dir = work_dir
+
+    def close(self) -> None:
+        if self._process is not None:
+            self._process.close()
 
     def plan(self, model: LiveModel, policy: TopologyPolicy, pinned: set[str]) -> Plan:
         scheduler = SCHEDULERS.get(policy.policy)
@@ -95,30 +91,23 @@ class JavaPlanner:
             raise PlanningError(f"policy {policy.policy} has no scheduler core")
         doc = snapshot.plan_input(model, scheduler_params(policy, model.name, pinned),
                                   count_background=bool(policy.params.get("node_cpu_background", True)))
-        with tempfile.TemporaryDirectory(prefix="pycontrol-plan-", dir=self.work_dir) as d:
-            path = Path(d) / "input.json"
-            path.write_text(json.dumps(doc, indent=1))
-            try:
-                done = self.run(["--scheduler", scheduler, "--input", str(path), "--json"], self.timeout_s)
-            except UserError as e:
-                raise PlanningError(str(e)) from e
-        return self._read(model, policy.policy, scheduler, done)
+        try:
+            reply = self.run(scheduler, doc, self.timeout_s)
+        except UserError as e:
+            raise PlanningError(str(e)) from e
+        return self._read(model, policy.policy, scheduler, reply)
 
     @staticmethod
-    def _read(model: LiveModel, policy: str, scheduler: str, done: subprocess.CompletedProcess) -> Plan:
-        if done.returncode == _BAD_INPUT:
-            err = [x for x in done.stderr.splitlines() if x.strip()]
-            raise PlanningError(f"{scheduler} refused the snapshot: {err[-1] if err else 'bad input'}")
-        try:
-            out = json.loads(done.stdout)
-        except ValueError:
-            tail = [x for x in done.stderr.splitlines() if x.strip()][-2:]
-            raise PlanningError(f"{scheduler} failed (exit {done.returncode}): {' / '.join(tail) or 'no output'}")
-        if done.returncode == _NO_PLACEMENT or not out.get("ok"):
+    def _read(model: LiveModel, policy: str, scheduler: str, reply: PlanReply) -> Plan:
+        if reply.exit == plancli.BAD_INPUT:
+            raise PlanningError(f"{scheduler} refused the snapshot: {reply.error or 'bad input'}")
+        out = reply.result
+        if out is None or reply.exit not in (plancli.OK, plancli.NO_PLACEMENT):
+            raise PlanningError(f"{scheduler} failed ({plancli.EXIT_CODES.describe(reply.exit)}): "
+                                f"{reply.error or 'no output'}")
+        if reply.exit == plancli.NO_PLACEMENT or not out.get("ok"):
             return Plan(model.name, policy, [], f"{scheduler} found no placement: {out.get('error')}",
                         out.get("planning_ms"))
-        if done.returncode != 0:
-            raise PlanningError(f"{scheduler} failed (exit {done.returncode})")
         (topo,) = [t for t in out["topologies"] if t["id"] == model.name]
         note = "; ".join(topo.get("notes") or []) or f"{scheduler} plan"
         if topo.get("violations"):

@@ -8,14 +8,14 @@ collects the results; the model and every metric are the jar's (storm-plugins/gr
 from __future__ import annotations
 
 import json
-import subprocess
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Callable
 
 from pycontrol import paths
-from pycontrol.cluster.java import find_java
 from pycontrol.errors import UserError
+from pycontrol.jvm.command import JavaCommand, last_lines
+from pycontrol.jvm.command import run as run_java
 
 SIM_JAR = "tools/nonstop-grouping-sim.jar"
 SCHEMES = ("kg", "sg", "pkg", "potc", "ch", "porc", "cg")
@@ -149,13 +149,12 @@ def sim_jar() -> Path:
 def run(request: Request, output: Path, timeout_s: float = 3600, echo: Callable[[str], None] | None = None) -> dict:
     """Runs the simulator once; returns its JSON document (also written to `output`)."""
     output.parent.mkdir(parents=True, exist_ok=True)
-    argv = [find_java(), "-Xmx1g", "-jar", str(sim_jar()), *request.jar_args(output)]
-    try:
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        raise UserError(f"the simulation did not finish within {timeout_s:.0f} s") from None
+    cmd = JavaCommand(str(sim_jar()), tuple(request.jar_args(output)), options=("-Xmx1g",), jar=True,
+                      what="the simulation")
+    p = run_java(cmd, timeout_s)
     if p.returncode != 0:
-        lines = (p.stderr or p.stdout).strip().splitlines()
+        # The simulator's last line says what was wrong with the request.
+        lines = last_lines(p.stderr or p.stdout, 1)
         raise UserError(f"simulator: {lines[-1] if lines else f'exit {p.returncode}'}")
     if echo:
         for line in p.stdout.splitlines():

@@ -1,7 +1,8 @@
 """Reads the workers' metrics documents from ZooKeeper (kazoo).
 
 The client reconnects by itself for as long as it lives (a ZooKeeper restart is a pause, not an
-error); a read during an outage returns a reading with `error` set instead of raising. A malformed
+error); a read during an outage returns a reading with `error` set instead of raising. A daemon that
+already holds a session (the controller's) lends it with `MetricsZk.sharing`: one session, not two. A malformed
 document, or one of a version this reader does not know, is logged once and skipped.
 """
 
@@ -13,8 +14,9 @@ from dataclasses import dataclass, field
 
 from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import KazooException, NoAuthError, NoNodeError
-from kazoo.retry import KazooRetry
+from kazoo.retry import RetryFailedError
 
+from pycontrol import zk
 from pycontrol.metrics.schema import DocumentError, WorkerDoc, parse_document
 from pycontrol.zk import ROOT, denied_message
 from pycontrol.zkauth import ZkAuth
@@ -22,6 +24,13 @@ from pycontrol.zkauth import ZkAuth
 log = logging.getLogger(__name__)
 
 DEFAULT_ROOT = f"{ROOT}/metrics"  # the workers publish here (storm-plugins/metrics/SCHEMA.md)
+
+
+def _failure_name(e: Exception) -> str:
+    """The error's name; for retries that ran out, the last failure's ("ConnectionLoss, retried")."""
+    if isinstance(e, RetryFailedError) and e.__context__ is not None:
+        return f"{e.__context__.__class__.__name__}, retried"
+    return e.__class__.__name__
 
 
 @dataclass(frozen=True)
@@ -42,28 +51,35 @@ class ZkReading:
 
 class MetricsZk:
     def __init__(self, hosts: str, root: str = DEFAULT_ROOT, timeout_s: float = 10.0,
-                 client: KazooClient | None = None, auth: ZkAuth | None = None):
+                 client: KazooClient | None = None, auth: ZkAuth | None = None, owned: bool = True):
+        """`client`: one to use instead of a new one; `owned`: whether start and stop are this reader's
+        (False for a session lent by its owner, see `sharing`)."""
         self.root = root.rstrip("/")
-        self.client = client or KazooClient(
-            hosts=hosts, timeout=timeout_s, auth_data=[("digest", auth.payload)] if auth else None,
-            # Reconnect forever (ZooKeeper restarted), but let a single read give up quickly.
-            connection_retry=KazooRetry(max_tries=-1, delay=0.3, max_delay=2.0),
-            command_retry=KazooRetry(max_tries=2, delay=0.2, max_delay=1.0))
+        self.client = client or zk.new_client(hosts, timeout_s, auth)
+        self.owned = owned
         self.hosts = hosts
         self.auth = auth
+        self._retry = zk.quick_retry()   # a round reports an error rather than wait through an outage
         self._connected = threading.Event()
         self._stopping = False
         self._logged: dict[str, int] = {}  # path -> version of the bad document last logged
         self.client.add_listener(self._on_state)
 
+    @classmethod
+    def sharing(cls, client: KazooClient, root: str = DEFAULT_ROOT, auth: ZkAuth | None = None) -> MetricsZk:
+        """A reader on a started session its owner keeps (and stops): reads only, so the owner's ACLs and
+        retries do not matter to it."""
+        return cls(zk.hosts_text(client), root, client=client, auth=auth, owned=False)
+
     def _on_state(self, state: str) -> None:
-        # Runs on kazoo's thread: only record and log, never block.
+        # Runs on kazoo's thread: only record and log, never block. A lent session's owner logs its states.
         if state == KazooState.CONNECTED:
             self._connected.set()
-            log.info("metrics collector connected to ZooKeeper %s", self.hosts)
+            if self.owned:
+                log.info("metrics collector connected to ZooKeeper %s", self.hosts)
         else:
             self._connected.clear()
-            if self._stopping:
+            if self._stopping or not self.owned:
                 return
             log.warning("metrics collector: ZooKeeper connection %s (kazoo keeps reconnecting)", state)
 
@@ -73,6 +89,10 @@ class MetricsZk:
 
     def start(self, wait_s: float = 10.0) -> bool:
         """Connect in the background; True if connected within wait_s (reads before that report an error)."""
+        if not self.owned:
+            if self.client.connected:   # its listener saw CONNECTED before this reader was added
+                self._connected.set()
+            return self._connected.wait(wait_s)
         self.client.start_async()
         return self._connected.wait(wait_s)
 
@@ -81,6 +101,9 @@ class MetricsZk:
 
     def stop(self) -> None:
         self._stopping = True
+        if not self.owned:
+            self.client.remove_listener(self._on_state)
+            return
         try:
             self.client.stop()
             self.client.close()
@@ -89,7 +112,7 @@ class MetricsZk:
 
     def topology_ids(self) -> list[str]:
         try:
-            return sorted(self.client.retry(self.client.get_children, self.root))
+            return sorted(self._retry(self.client.get_children, self.root))
         except NoNodeError:
             return []
         except KazooException as e:
@@ -103,26 +126,26 @@ class MetricsZk:
             out.error = f"not connected to ZooKeeper {self.hosts}"
             return out
         try:
-            children = self.client.retry(self.client.get_children, base)
+            children = self._retry(self.client.get_children, base)
         except NoNodeError:
             return out  # no worker publishes (yet)
         except NoAuthError:
             out.error = denied_message(self.hosts, "list", base, self.auth)
             return out
         except KazooException as e:
-            out.error = f"ZooKeeper {self.hosts}: {e.__class__.__name__}"
+            out.error = f"ZooKeeper {self.hosts}: {_failure_name(e)}"
             return out
         for name in sorted(children):
             path = f"{base}/{name}"
             try:
-                data, stat = self.client.retry(self.client.get, path)
+                data, stat = self._retry(self.client.get, path)
             except NoNodeError:
                 continue  # the worker went away between the two reads
             except NoAuthError:
                 out.error = denied_message(self.hosts, "read", path, self.auth)
                 return out
             except KazooException as e:
-                out.error = f"ZooKeeper {self.hosts}: {e.__class__.__name__}"
+                out.error = f"ZooKeeper {self.hosts}: {_failure_name(e)}"
                 return out
             try:
                 doc = parse_document(data)

@@ -16,17 +16,17 @@ from __future__ import annotations
 import json
 import logging
 import os
-import subprocess
 import sys
 import zipfile
 from pathlib import Path
 from urllib.parse import quote_plus
 
 from pycontrol import paths
-from pycontrol.cluster.java import find_java
 from pycontrol.errors import UserError
+from pycontrol.jvm import storm_client
+from pycontrol.jvm.command import JavaCommand, run
 from pycontrol.storm import nimbus_errors
-from pycontrol.storm.submit import GROUPING_JAR, parse_settings
+from pycontrol.storm.submit import parse_settings
 
 log = logging.getLogger(__name__)
 
@@ -83,13 +83,15 @@ def settings_conf(settings: list[str]) -> dict:
     return conf
 
 
+def client_command(jar: Path, main_class: str, args: list[str], conf_dir: Path, dist: Path,
+                   conf: dict, extra_cp: tuple[str, ...] = ()) -> JavaCommand:
+    return storm_client.command(jar, main_class, args, conf_dir, dist, storm_options(conf) if conf else None,
+                                extra_cp)
+
+
 def client_argv(java: str, jar: Path, main_class: str, args: list[str], conf_dir: Path, dist: Path,
                 conf: dict, extra_cp: tuple[str, ...] = ()) -> list[str]:
-    cp = ":".join([str(jar), *extra_cp, f"{dist / 'storm' / 'lib-worker'}/*", str(dist / GROUPING_JAR), str(conf_dir)])
-    argv = [java, "-Xmx256m", f"-Dstorm.jar={jar}", f"-Dstorm.conf.file={conf_dir / 'storm.yaml'}"]
-    if conf:
-        argv.append(f"-Dstorm.options={storm_options(conf)}")
-    return argv + ["-cp", cp, main_class, *args]
+    return client_command(jar, main_class, args, conf_dir, dist, conf, extra_cp).argv(java)
 
 
 def failure_line(main_class: str, stderr: str, returncode: int) -> str:
@@ -118,13 +120,9 @@ def submit_jar(jar: Path, main_class: str, args: list[str], conf_dir: Path, pyth
         check_jar(jar, main_class)
     conf = settings_conf(settings or [])
     conf.update(python_conf(python or default_python()))
-    argv = client_argv(find_java(), jar, main_class, list(args), conf_dir, paths.require_dist(), conf, extra_cp)
-    log.debug("client: %s", argv)
-    try:
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s)
-    except subprocess.TimeoutExpired as e:
-        raise UserError(f"{main_class} still running after {timeout_s:.0f} s (is Nimbus up? "
-                        f"does main() return after submitting?)") from e
+    cmd = client_command(jar, main_class, list(args), conf_dir, paths.require_dist(), conf, extra_cp)
+    log.debug("client: %s", cmd)
+    p = run(cmd, timeout_s, timeout_hint="is Nimbus up? does main() return after submitting?")
     log.debug("client output:\n%s\n%s", p.stdout, p.stderr)
     if p.returncode != 0:
         raise UserError(nimbus_errors.explain(failure_line(main_class, p.stderr, p.returncode)))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import subprocess
 import tempfile
 from pathlib import Path
 
@@ -11,17 +10,15 @@ import yaml
 
 from pycontrol import paths, zkauth
 from pycontrol.storm import nimbus_errors
-from pycontrol.cluster.java import find_java
 from pycontrol.errors import UserError
+from pycontrol.jvm import classpath, storm_client
+from pycontrol.jvm.classpath import WORKLOADS_JAR  # noqa: F401 (importers read it here)
+from pycontrol.jvm.command import JavaCommand, run
 from pycontrol.zkauth import TOPOLOGY_AUTH_PAYLOAD, TOPOLOGY_AUTH_SCHEME
 
 log = logging.getLogger(__name__)
 
 SUBMIT_MAIN = "io.nonstopstorm.workloads.SubmitTopology"
-WORKLOADS_JAR = "topologies/nonstop-workloads.jar"
-# Workloads that wire the project's stream groupings serialise them into the topology at submission,
-# so the submitter needs their classes (the workers get them from extlib).
-GROUPING_JAR = "extlib/nonstop-grouping.jar"
 
 
 def parse_settings(settings: tuple[str, ...] | list[str]) -> list[str]:
@@ -60,18 +57,10 @@ def client_conf_dir(nimbus: str | None, conf_dir: Path | None) -> tuple[Path, te
 def submit_java(workload: str, topology_name: str, settings: list[str], conf_dir: Path,
                 timeout_s: float = 120, jar: Path | None = None) -> str:
     """`jar`: a copy of the workloads jar with other multilang resources (a streamparse project's)."""
-    dist = paths.require_dist()
-    jar = jar or dist / WORKLOADS_JAR
-    if not jar.is_file():
-        raise UserError(f"{jar} missing: build it with `mvn -q package`")
-    java = find_java()
-    cp = f"{jar}:{dist / 'storm' / 'lib-worker'}/*:{dist / GROUPING_JAR}:{conf_dir}"
-    argv = [java, "-Xmx256m", f"-Dstorm.jar={jar}", f"-Dstorm.conf.file={conf_dir / 'storm.yaml'}",
-            "-cp", cp, SUBMIT_MAIN, topology_name, workload, *settings]
-    try:
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s)
-    except subprocess.TimeoutExpired as e:
-        raise UserError(f"submitting {topology_name} timed out after {timeout_s:.0f} s (is Nimbus up?)") from e
+    jar = classpath.workloads_jar(jar)
+    cmd = storm_client.command(jar, SUBMIT_MAIN, (topology_name, workload, *settings), conf_dir,
+                               paths.require_dist(), what=f"submitting {topology_name}")
+    p = run(cmd, timeout_s, timeout_hint="is Nimbus up?")
     log.debug("submitter output:\n%s\n%s", p.stdout, p.stderr)
     if p.returncode != 0:
         msg = p.stderr.strip().splitlines()
@@ -83,13 +72,9 @@ def submit_java(workload: str, topology_name: str, settings: list[str], conf_dir
 
 def java_workloads(timeout_s: float = 60) -> dict[str, str]:
     """name -> description of every workload in the workloads jar (SubmitTopology --list)."""
-    dist = paths.require_dist()
-    jar = dist / WORKLOADS_JAR
-    if not jar.is_file():
-        raise UserError(f"{jar} missing: build it with `mvn -q package`")
-    cp = f"{jar}:{dist / 'storm' / 'lib-worker'}/*"
-    p = subprocess.run([find_java(), "-Xmx128m", "-cp", cp, SUBMIT_MAIN, "--list"], capture_output=True, text=True,
-                       timeout=timeout_s)
+    jar = classpath.workloads_jar()
+    p = run(JavaCommand(SUBMIT_MAIN, ("--list",), classpath.workloads(jar), ("-Xmx128m",),
+                        what="listing the Java workloads"), timeout_s)
     if p.returncode != 0:
         raise UserError(f"cannot list the Java workloads: {p.stderr.strip()[-300:]}")
     out = {}

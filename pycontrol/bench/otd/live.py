@@ -234,8 +234,9 @@ def run_on_cluster(spec: ClusterSpec, exp: Experiment, echo: Callable[[str], Non
     data = RunData(topo_id)
     auth = cluster_zk_auth(spec.home)
     client = zk.connect(zk_hosts, auth=auth)
-    mz = MetricsZk(zk_hosts, auth=auth)
+    mz = MetricsZk.sharing(client, auth=auth)   # one ZooKeeper session
     server = None
+    java = None
     try:
         wait_until(f"{exp.topology}'s executors on all {spec.nodes} nodes",
               lambda: len(placement.by_host(placement.placement(rest, topo_id))) == spec.nodes, START_TIMEOUT_S)
@@ -314,6 +315,8 @@ def run_on_cluster(spec: ClusterSpec, exp: Experiment, echo: Callable[[str], Non
     finally:
         if server is not None:
             server.shutdown()
+        if java is not None:
+            java.close()   # its planner JVM
         mz.stop()
         try:
             rest.kill(topo_id, 0)

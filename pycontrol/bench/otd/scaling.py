@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-
-from pycontrol.cli.plan_cmd import planner_classpath
-from pycontrol.cluster.java import find_java
 from pycontrol.errors import UserError
+from pycontrol.jvm import classpath
+from pycontrol.jvm.command import JavaCommand, JvmError, failure_message, run
 
 BENCH_MAIN = "io.nonstopstorm.scheduling.bench.SchedulerBench"
 QUICK_SIZES = "4x12,10x100,25x250,50x500,100x1000"
@@ -37,16 +35,12 @@ def per_pair(rows: list[dict]) -> list[dict]:
 
 
 def run_scaling(sizes: str, warmup: int, repeats: int, timeout_s: float = 900) -> dict:
-    command = [find_java(), "-Xmx1g", "-cp", planner_classpath(), BENCH_MAIN, "speed", "--schedulers", "otd",
-               "--sizes", parse_sizes(sizes), "--warmup", str(warmup), "--repeats", str(repeats),
-               "--budget-seconds", "10"]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s)
-    except subprocess.TimeoutExpired as e:
-        raise UserError(f"the OTD speed bench took longer than {timeout_s:g} s") from e
+    cmd = JavaCommand(BENCH_MAIN, ("speed", "--schedulers", "otd", "--sizes", parse_sizes(sizes), "--warmup",
+                                   str(warmup), "--repeats", str(repeats), "--budget-seconds", "10"),
+                      classpath.planner(), ("-Xmx1g",), what="the OTD speed bench")
+    done = run(cmd, timeout_s)
     if done.returncode != 0:
-        tail = " / ".join(line for line in done.stderr.splitlines() if line.strip())[-400:]
-        raise UserError(f"the OTD speed bench failed (exit {done.returncode}): {tail or 'no output'}")
+        raise JvmError(failure_message(cmd, done))
     raw = json.loads(done.stdout)
     return {"machine": raw.get("machine"), "warmup": warmup, "repeats": repeats, "rows": per_pair(raw["results"]),
             "skipped": [r for r in raw["results"] if not r.get("ok")]}

@@ -84,9 +84,8 @@ public final class PlanCli {
             return BAD_INPUT;
         }
         String name = cmd.getOptionValue("scheduler");
-        Planner planner = Planners.named(name).orElse(null);
-        if (planner == null) {
-            err.println("error: unknown scheduler '" + name + "' (known: " + String.join(", ", Planners.names()) + ")");
+        if (Planners.named(name).isEmpty()) {
+            err.println("error: " + unknownScheduler(name));
             return BAD_INPUT;
         }
         String inputName = cmd.getOptionValue("input");
@@ -101,32 +100,51 @@ public final class PlanCli {
             err.println("error: cannot read input " + inputName + ": " + e);
             return BAD_INPUT;
         }
+        Result result = plan(name, document, inputName, cmd.hasOption("json"));
+        out.print(result.out());
+        if (result.error() != null) {
+            err.println(result.code() == BAD_INPUT ? "error: " + result.error() : result.error());
+        }
+        if (result.cause() != null) {
+            result.cause().printStackTrace(err);
+        }
+        return result.code();
+    }
+
+    /**
+     * One planning run's outcome: the exit code, what goes to stdout (the plan or, with no placement, the
+     * reason), and for bad input or an internal error the one-line error (and the internal error's cause).
+     */
+    record Result(int code, String out, String error, Throwable cause) {
+    }
+
+    static String unknownScheduler(String name) {
+        return "unknown scheduler '" + name + "' (known: " + String.join(", ", Planners.names()) + ")";
+    }
+
+    /** Plans {@code document} with scheduler {@code name}; {@code source} names the document in errors. */
+    static Result plan(String name, String document, String source, boolean json) {
+        Planner planner = Planners.named(name).orElse(null);
+        if (planner == null) {
+            return new Result(BAD_INPUT, "", unknownScheduler(name), null);
+        }
         Outcome<PlanningInput> input = PlanInputReader.read(document);
         if (input instanceof Outcome.Failure<PlanningInput> f) {
-            err.println("error: " + inputName + ": " + f.reason());
-            return BAD_INPUT;
+            return new Result(BAD_INPUT, "", source + ": " + f.reason(), null);
         }
-        boolean json = cmd.hasOption("json");
         try {
             long start = System.nanoTime();
             Outcome<PlanningResult> result = planner.plan(input.orElseThrow());
             double millis = (System.nanoTime() - start) / 1e6;
             if (result instanceof Outcome.Failure<PlanningResult> f) {
-                if (json) {
-                    out.println(PlanReport.failureJson(name, f.reason()));
-                } else {
-                    out.println(name + ": no placement: " + f.reason());
-                }
-                return NO_PLACEMENT;
+                return new Result(NO_PLACEMENT, json ? PlanReport.failureJson(name, f.reason()) + "\n"
+                        : name + ": no placement: " + f.reason() + "\n", null, null);
             }
             PlanEvaluation.Evaluation ev = PlanEvaluation.evaluate(input.orElseThrow(), result.orElseThrow());
-            out.print(json ? PlanReport.json(name, input.orElseThrow(), result.orElseThrow(), ev, millis) + "\n"
-                    : PlanReport.table(name, input.orElseThrow(), result.orElseThrow(), ev, millis));
-            return OK;
+            return new Result(OK, json ? PlanReport.json(name, input.orElseThrow(), result.orElseThrow(), ev, millis) + "\n"
+                    : PlanReport.table(name, input.orElseThrow(), result.orElseThrow(), ev, millis), null, null);
         } catch (RuntimeException e) {
-            err.println("internal error in scheduler " + name + ": " + e);
-            e.printStackTrace(err);
-            return INTERNAL_ERROR;
+            return new Result(INTERNAL_ERROR, "", "internal error in scheduler " + name + ": " + e, e);
         }
     }
 
