@@ -18,6 +18,7 @@ from kazoo.exceptions import KazooException
 
 from pycontrol import zk
 from pycontrol.bench.migration import report
+from pycontrol.bench.migration.census import agent_census, check_stock
 from pycontrol.bench.migration.driver import redeploy
 from pycontrol.bench.migration.measures import dense_seconds, percentiles, segment_summary
 from pycontrol.bench.migration.realize import ExecutorComponents, PlanMover, RebalanceMover, read_placement
@@ -224,11 +225,15 @@ def run_cluster(run: ClusterRun, opts: Options, home: Path, port_base: int, echo
         warm = session.start_workload()
         echo(f"[{run.name}] {WORKLOAD} at {opts.rate}/s {'settled' if warm['settled'] else 'NOT settled'} "
              f"{warm['after_submit_s']} s after submission")
+        census = agent_census(spec)
+        echo(f"[{run.name}] {census['with_agent']} of the cluster's {census['jvms']} JVMs load the migration agent")
+        if not run.migration:
+            check_stock(run.name, census)
         results = []
         for seg in run.segments:
             echo(f"[{run.name}] segment {seg.scheme.name}" + (f" M={seg.m}" if seg.m else "")
                  + f": {opts.duration_s} s")
-            results.append({**session.run_segment(seg), "warm_up": warm})
+            results.append({**session.run_segment(seg), "warm_up": warm, "agent_census": census})
         time.sleep(FLUSH_WAIT_S)
         rows = session.series()
         for r in results:

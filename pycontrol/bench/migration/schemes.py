@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pycontrol.cluster.storm_conf import LOCAL_SCHEDULER_CONF, NONSTOP_SCHEDULER
 from pycontrol.errors import UserError
 
 ENABLED = "nonstop.migration.enabled"
@@ -29,7 +30,7 @@ NO_MOVES = "none"
 @dataclass(frozen=True)
 class Scheme:
     name: str
-    migration: bool                                   # cluster with the agent + plan-following scheduler
+    migration: bool                                   # the agent in Nimbus, supervisors and workers
     conf: tuple[tuple[str, Any], ...] = ()            # extra storm.yaml keys of its cluster
     realize: str = BY_PLAN
     about: str = ""
@@ -44,24 +45,39 @@ class Scheme:
         return self.migration and self.extra_conf.get(ENABLED, True) is not False
 
     @property
+    def stock(self) -> bool:
+        """No agent in any JVM of its cluster (the runner checks the running JVMs)."""
+        return not self.migration
+
+    @property
     def uses_m(self) -> bool:
         """Rebalance places the whole topology from scratch: M does not change what it does."""
         return self.realize == BY_PLAN
 
 
-BASELINE = Scheme("baseline", migration=False, realize=NO_MOVES, about="stock Storm, no moves")
+BASELINE = Scheme("baseline", migration=False, realize=NO_MOVES,
+                  about="stock Storm 2.8.3, no agent in any JVM, Storm's own scheduler; nothing moves")
 REBALANCE = Scheme("rebalance", migration=False, realize=BY_REBALANCE,
-                   about="Storm's rebalance command every period: topology deactivated for the rebalance wait, "
-                         "then placed again from scratch by Storm's scheduler")
-WORKER_RESTART = Scheme("worker-restart", migration=True, conf=((ENABLED, False),),
-                        about="the driver's plans applied the stock way: supervisors kill and relaunch every "
-                              "worker whose executors change (Storm*, T-Storm style)")
+                   about="stock Storm 2.8.3, no agent in any JVM, Storm's own scheduler: Storm's rebalance "
+                         "command every period, the topology deactivated for the rebalance wait, then placed "
+                         "again from scratch by Storm's scheduler")
+# Stock Storm whose only addition is the plan-following scheduler (a plain IScheduler plugin in Nimbus),
+# so that the driver's plan becomes Nimbus's assignment; supervisors and workers do what stock Storm does
+# with a changed assignment. The demo's "stock" way is this scheme.
+WORKER_RESTART = Scheme("worker-restart", migration=False,
+                        conf=(("storm.scheduler", NONSTOP_SCHEDULER), *LOCAL_SCHEDULER_CONF.items()),
+                        about="stock Storm 2.8.3, no agent in any JVM; the suite's plan-following scheduler "
+                              "(an IScheduler plugin) in Nimbus turns the driver's plan into the new assignment "
+                              "and the supervisors kill and relaunch every worker whose executors change "
+                              "(Storm*, T-Storm style)")
 NONSTOP = Scheme("nonstop", migration=True, conf=((D_K, 0), (PUSH, False)),
-                 about="thread-level migration without lazy kill, default cycles (T_W poll only)")
+                 about="the agent in Nimbus, supervisors and workers: thread-level migration without lazy kill, "
+                       "default cycles (T_W poll only)")
 # Tuned: Nimbus's round (T_S) at its 1 s minimum. The round is most of plan-to-effect: at the local
 # cluster's 2 s the scheduler decided 1.5 s after the plan was written on average.
 NONSTOP_PLUS = Scheme("nonstop+", migration=True, conf=((D_K, 2000), (PUSH, True), (T_S_KEY, 1)),
-                      about="thread-level migration with lazy kill D_K = 2 s, push sync and T_S = 1 s")
+                      about="the agent in Nimbus, supervisors and workers: thread-level migration with lazy kill "
+                            "D_K = 2 s, push sync and T_S = 1 s")
 MOVING = {s.name: s for s in (REBALANCE, WORKER_RESTART, NONSTOP, NONSTOP_PLUS)}
 
 
