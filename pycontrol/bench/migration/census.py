@@ -33,8 +33,12 @@ def agent_census(spec: ClusterSpec) -> dict[str, int]:
     return count_agents(cmds)
 
 
+class NotStock(UserError):
+    """A stock scheme's cluster runs the agent somewhere: its runs would measure something else."""
+
+
 def check_stock(name: str, census: dict[str, int]) -> None:
     """A stock scheme's run that finds the agent in any JVM measured something else: an error."""
     if census.get("with_agent", 0):
-        raise UserError(f"{name} is meant to be stock Storm, but {census['with_agent']} of its cluster's "
+        raise NotStock(f"{name} is meant to be stock Storm, but {census['with_agent']} of its cluster's "
                         f"{census.get('jvms')} JVMs load the migration agent: its numbers would not be stock")

@@ -17,13 +17,13 @@ from pathlib import Path
 from kazoo.exceptions import KazooException
 
 from pycontrol import zk
-from pycontrol.bench.migration import report
-from pycontrol.bench.migration.census import agent_census, check_stock
+from pycontrol.bench.migration import machine, report
+from pycontrol.bench.migration.census import NotStock, agent_census, check_stock
 from pycontrol.bench.migration.driver import redeploy
 from pycontrol.bench.migration.measures import dense_seconds, percentiles, segment_summary
 from pycontrol.bench.migration.realize import ExecutorComponents, PlanMover, RebalanceMover, read_placement
 from pycontrol.bench.migration.schemes import (BASELINE, BY_PLAN, BY_REBALANCE, ClusterRun, Options, Segment,
-                                               plan_runs)
+                                               plan_runs, repetitions)
 from pycontrol.cluster import manager, ui_token
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.secrets import cluster_zk_auth
@@ -253,21 +253,69 @@ def baseline_verdict(rows: list[Second], rate: int) -> dict:
             "latency_slope_ms_per_s": v.latency_slope_ms_per_s}
 
 
-def summarize(results: list[dict], baseline_throughput: float | None) -> None:
+def baseline_throughputs(segments: list[dict]) -> dict[int, float]:
+    """Each repetition's baseline throughput (its last baseline run that did not start busy, else its last)."""
+    out: dict[int, tuple[bool, float]] = {}
+    for s in segments:
+        if s["scheme"] != BASELINE.name:
+            continue
+        rep, quiet = s.get("repetition", 0), not s.get("busy_start", False)
+        if rep not in out or quiet or not out[rep][0]:
+            out[rep] = (quiet, segment_summary(s["rows"], None)["throughput_mean"])
+    return {rep: thr for rep, (_, thr) in out.items()}
+
+
+def summarize(segments: list[dict], by_repetition: dict[int, float]) -> float | None:
+    """Every segment's summary against its own repetition's baseline, or the mean of all baselines when
+    its repetition has none (yet: the rotated order may run the baseline later). Returns that mean."""
+    usable = [t for t in by_repetition.values() if t > 0]
+    pooled = round(sum(usable) / len(usable), 2) if usable else None
+    for s in segments:
+        own = by_repetition.get(s.get("repetition", 0))
+        base = own if own else pooled
+        s["summary"] = segment_summary(s["rows"], base)
+        s["baseline_throughput_used"] = base
+    return pooled
+
+
+def measured_run(run: ClusterRun, rep: int, opts: Options, home: Path, port_base: int,
+                 echo: Callable[[str], None], repeat_of_busy: bool = False) -> list[dict]:
+    """One cluster run with the machine's records at its start and end. A busy machine is waited for
+    (bounded) first; a run that still starts busy is flagged `busy_start`."""
+    start, waited = machine.wait_quiet()
+    if waited:
+        echo(f"[{run.name}] waited {waited:.0f} s for the load average to drop ({start['loadavg'][0]} now, "
+             f"{start['cpus']} CPUs)")
+    if start["busy"]:
+        echo(f"[{run.name}] starts on a busy machine (1-min load {start['loadavg'][0]}): flagged busy_start")
+    results = run_cluster(run, opts, home, port_base, echo)
+    end = machine.now()
     for r in results:
-        r["summary"] = segment_summary(r["rows"], baseline_throughput)
+        r.update(repetition=rep, busy_start=start["busy"], repeat_of_busy=repeat_of_busy,
+                 machine={"start": start, "end": end, "waited_for_quiet_s": waited})
+    return results
 
 
 def run_benchmark(opts: Options, home: Path, port_base: int, out_dir: Path,
                   echo: Callable[[str], None]) -> tuple[dict, list[Path]]:
-    """Every planned cluster run in turn; the JSON is rewritten after each, so a crash keeps what was
-    measured. A failing scheme is recorded and the others go on; without a baseline nothing can."""
+    """Every planned cluster run, `opts.repeat` times in rotated orders; a run that started busy is run
+    once more right after. The JSON is rewritten after each run, so a crash keeps what was measured. A
+    failing run is recorded and the others go on, except a stock run that finds the agent (NotStock)."""
     runs = plan_runs(opts)
     schemes = list({seg.scheme.name: seg.scheme for run in runs for seg in run.segments}.values())
     segments: list[dict] = []
-    baseline: dict | None = None
     failures: list[dict] = []
+    verdicts: dict[int, dict] = {}
     started, load_before = time.time(), os.getloadavg()
+
+    def baseline_doc() -> dict | None:
+        by_rep = baseline_throughputs(segments)
+        pooled = summarize(segments, by_rep)
+        if pooled is None:
+            return None
+        first = verdicts[min(verdicts)] if verdicts else None
+        return {"throughput_mean": pooled, "throughput_by_repetition": by_rep, "verdict": first,
+                "verdict_by_repetition": verdicts}
 
     def save() -> list[Path]:
         extra = {"when": datetime.fromtimestamp(started, timezone.utc).isoformat(timespec="seconds"),
@@ -275,31 +323,36 @@ def run_benchmark(opts: Options, home: Path, port_base: int, out_dir: Path,
                  "machine": {"cpus": os.cpu_count(), "loadavg_before": [round(x, 2) for x in load_before],
                              "loadavg_now": [round(x, 2) for x in os.getloadavg()]},
                  "failures": failures}
-        doc = report.document(opts, schemes, segments, baseline, extra, CLUSTER_CONF)
+        doc = report.document(opts, schemes, segments, baseline_doc(), extra, CLUSTER_CONF)
         return [report.write_json(out_dir, doc)]
 
-    for run in runs:
+    queue = [(rep, run, False) for rep, run in repetitions(runs, opts.repeat)]
+    while queue:
+        rep, run, repeat_of_busy = queue.pop(0)
+        echo(f"[{run.name}] repetition {rep + 1} of {opts.repeat}" + (" (again: the last one started busy)"
+                                                                      if repeat_of_busy else ""))
         try:
-            results = run_cluster(run, opts, home, port_base, echo)
+            results = measured_run(run, rep, opts, home, port_base, echo, repeat_of_busy)
+        except NotStock:
+            raise
         except (UserError, RuntimeError, OSError) as e:
-            if baseline is None:
-                raise
             echo(f"[{run.name}] FAILED: {e}")
-            failures.append({"cluster": run.name, "error": str(e)})
+            failures.append({"cluster": run.name, "repetition": rep, "error": str(e)})
             save()
             continue
-        if baseline is None:
-            base = next(r for r in results if r["scheme"] == BASELINE.name)
-            throughput = segment_summary(base["rows"], None)["throughput_mean"]
-            if throughput <= 0:
-                raise UserError("the no-migration baseline acked nothing: see the cluster's logs under "
-                                f"{cluster_spec(run, home, port_base).home / 'logs'}")
-            baseline = {"throughput_mean": throughput, "verdict": baseline_verdict(base["rows"], opts.rate)}
-            if not baseline["verdict"]["sustainable"]:
+        base = next((r for r in results if r["scheme"] == BASELINE.name), None)
+        if base is not None:
+            verdicts[rep] = baseline_verdict(base["rows"], opts.rate)
+            if not verdicts[rep]["sustainable"]:
                 echo(f"WARNING: {opts.rate}/s is not sustainable here without migration "
-                     f"({baseline['verdict']['reason']}); choose a lower --rate for meaningful degradation numbers")
-        summarize(results, baseline["throughput_mean"])
+                     f"({verdicts[rep]['reason']}); choose a lower --rate for meaningful degradation numbers")
         segments.extend(results)
+        if results and results[0]["busy_start"] and not repeat_of_busy:
+            queue.insert(0, (rep, run, True))
         save()
-    written = save() + report.plots(out_dir, segments, opts, baseline["throughput_mean"] if baseline else None)
+    baseline = baseline_doc()
+    if baseline is None:
+        raise UserError("no baseline run acked anything: see the stock cluster's logs under "
+                        f"{home / 'stock' / 'logs'}" + (f" (failures: {failures})" if failures else ""))
+    written = save() + report.plots(out_dir, segments, opts, baseline["throughput_mean"])
     return report.document(opts, schemes, segments, baseline, {}, CLUSTER_CONF), written

@@ -148,6 +148,8 @@ class Options:
     seed: int = 1
     rebalance_wait_s: int = 15
     quick: bool = False
+    repeat: int = 3          # every cluster run this many times, the order rotated between repetitions
+    move_spouts: bool = False  # the driver also moves the spout's and the ackers' executors
 
     def move_offsets(self) -> list[int]:
         """Seconds after a segment's start at which the driver moves: every period, none at the start
@@ -156,11 +158,13 @@ class Options:
 
 
 QUICK = {"duration_s": 120, "period_s": 30, "moves": (1, 4)}
+MAX_REPEAT = 20
 FULL = {"duration_s": 600, "period_s": 60, "moves": (1, 2, 4, 8, 16)}
 
 
 def make_options(quick: bool, schemes: str, moves: str | None, duration_s: int | None, period_s: int | None,
-                 sweep: str | None, rate: int, seed: int, rebalance_wait_s: int | None) -> Options:
+                 sweep: str | None, rate: int, seed: int, rebalance_wait_s: int | None, repeat: int = 3,
+                 move_spouts: bool = False) -> Options:
     """The user's flags over the quick or full defaults, checked."""
     base = QUICK if quick else FULL
     duration = base["duration_s"] if duration_s is None else duration_s
@@ -178,8 +182,11 @@ def make_options(quick: bool, schemes: str, moves: str | None, duration_s: int |
     wait = min(30, period // 2) if rebalance_wait_s is None else rebalance_wait_s
     if not 0 <= wait < period:
         raise UserError(f"--rebalance-wait must be between 0 and the period ({period} s), got {wait}")
+    if not 1 <= repeat <= MAX_REPEAT:
+        raise UserError(f"--repeat must be between 1 and {MAX_REPEAT}, got {repeat}")
     return Options(duration_s=duration, period_s=period, moves=ms, schemes=parse_schemes(schemes),
-                   sweep=parse_sweep(sweep), rate=rate, seed=seed, rebalance_wait_s=wait, quick=quick)
+                   sweep=parse_sweep(sweep), rate=rate, seed=seed, rebalance_wait_s=wait, quick=quick,
+                   repeat=repeat, move_spouts=move_spouts)
 
 
 @dataclass(frozen=True)
@@ -210,3 +217,17 @@ def plan_runs(opts: Options) -> tuple[ClusterRun, ...]:
         ms = opts.moves if s in opts.schemes else (max(opts.moves),)
         runs.append(ClusterRun(s.name, s.migration, s.conf, tuple(Segment(s, m) for m in ms)))
     return tuple(runs)
+
+
+def rotated(items: tuple, i: int) -> tuple:
+    """items started at position i (mod their number): repetition i's order."""
+    if not items:
+        return ()
+    k = i % len(items)
+    return (*items[k:], *items[:k])
+
+
+def repetitions(runs: tuple[ClusterRun, ...], repeat: int) -> tuple[tuple[int, ClusterRun], ...]:
+    """(repetition, run) in the order they run: every run once per repetition, each repetition's order
+    rotated by one, so no scheme always runs first (on a cold machine) or last (after the others)."""
+    return tuple((i, run) for i in range(repeat) for run in rotated(runs, i))
