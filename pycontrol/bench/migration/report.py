@@ -37,7 +37,12 @@ def table(segments: list[dict]) -> list[dict]:
                     "latency_p50_ms": sm["latency_ms"]["p50"], "latency_p99_ms": sm["latency_ms"]["p99"],
                     "failed": sm["failed"], "replayed": sm["replayed"],
                     "plan_to_effect_p50_ms": eff.get("p50"), "plan_to_effect_p99_ms": eff.get("p99"),
-                    "restarted_workers": len(s.get("restarted_workers") or [])})
+                    "restarted_workers": len(s.get("restarted_workers") or []),
+                    **{k: (s.get("moves_summary") or {}).get(k) for k in
+                       ("longest_ack_gap_ms", "above_2x_steady_p99_s", "after_p99_ms", "after_max_ms",
+                        "steady_p99_ms")},
+                    "plan_to_effect_all_senders_p50_ms":
+                        CONFIGURATION_MEASURES["plan_to_effect_all_senders_p50_ms"](s)})
     return out
 
 
@@ -50,6 +55,15 @@ CONFIGURATION_MEASURES = {
     "latency_p99_ms": lambda s: s["summary"]["latency_ms"]["p99"],
     "plan_to_effect_p50_ms": lambda s: ((s.get("plan_to_effect") or {}).get("ms") or {}).get("p50"),
     "plan_to_effect_p99_ms": lambda s: ((s.get("plan_to_effect") or {}).get("ms") or {}).get("p99"),
+    "plan_to_effect_all_senders_p50_ms":
+        lambda s: (((s.get("plan_to_effect") or {}).get("all_senders") or {}).get("ms") or {}).get("p50"),
+    "plan_to_effect_all_senders_max_ms":
+        lambda s: (((s.get("plan_to_effect") or {}).get("all_senders") or {}).get("ms") or {}).get("max"),
+    "longest_ack_gap_ms": lambda s: (s.get("moves_summary") or {}).get("longest_ack_gap_ms"),
+    "above_2x_steady_p99_s": lambda s: (s.get("moves_summary") or {}).get("above_2x_steady_p99_s"),
+    "after_p99_ms": lambda s: (s.get("moves_summary") or {}).get("after_p99_ms"),
+    "after_max_ms": lambda s: (s.get("moves_summary") or {}).get("after_max_ms"),
+    "steady_p99_ms": lambda s: (s.get("moves_summary") or {}).get("steady_p99_ms"),
     "restarted_workers": lambda s: len(s.get("restarted_workers") or []),
 }
 

@@ -19,9 +19,12 @@ from kazoo.exceptions import KazooException
 from pycontrol import zk
 from pycontrol.bench.migration import machine, report
 from pycontrol.bench.migration.census import NotStock, agent_census, check_stock
-from pycontrol.bench.migration.driver import redeploy
-from pycontrol.bench.migration.measures import dense_seconds, percentiles, segment_summary
-from pycontrol.bench.migration.realize import ExecutorComponents, PlanMover, RebalanceMover, read_placement
+from pycontrol.bench.migration.driver import apply_moves, redeploy
+from pycontrol.bench.migration.effect import move_effect, sending_slots
+from pycontrol.bench.migration.measures import (dense_seconds, percentiles, segment_move_measures, segment_summary,
+                                                worst_of_moves)
+from pycontrol.bench.migration.realize import (MOVABLE_COMPONENTS, MOVABLE_WITH_SPOUTS, ExecutorComponents, PlanMover,
+                                               RebalanceMover, read_placement)
 from pycontrol.bench.migration.schemes import (BASELINE, BY_PLAN, BY_REBALANCE, ClusterRun, Options, Segment,
                                                plan_runs, repetitions)
 from pycontrol.cluster import manager, ui_token
@@ -177,32 +180,58 @@ class ClusterSession:
         if isinstance(mover, RebalanceMover):
             return mover.apply()
         try:
-            tp = read_placement(self.client, self.topo_id, self.components)
+            tp = read_placement(self.client, self.topo_id, self.components,
+                                MOVABLE_WITH_SPOUTS if self.opts.move_spouts else MOVABLE_COMPONENTS)
             chosen = redeploy(tp.placement, tp.slots, tp.movable, seg.m, rng)
         except UserError as e:  # no assignment to read, or no even re-deployment: this period moves nothing
             return {"t0_ms": round(time.time() * 1000), "decision": "skipped", "reason": str(e), "moves": []}
         except KazooException as e:
             return {"t0_ms": round(time.time() * 1000), "decision": "failed", "reason": repr(e), "moves": []}
         try:
-            return mover.apply(chosen)
+            record = mover.apply(chosen)
         except KazooException as e:  # ZooKeeper trouble: recorded, the run goes on
             return {"t0_ms": round(time.time() * 1000), "decision": "failed", "reason": repr(e), "moves": []}
+        # Who must route to each moved executor's new home: workers of its upstream components, afterwards.
+        after, known = apply_moves(tp.placement, chosen), self.components.known
+        for rec, m in zip(record.get("moves", []), chosen):
+            rec["component"] = known.get(m.executor)
+            rec["senders"] = sending_slots(rec["component"] or "", after, known)
+        return record
 
     def plan_to_effect(self, moves: list[dict]) -> dict:
-        """Plan written -> moved executor running on its target with both workers routing to it, per
-        moved executor, from the workers' event files (nonstop schemes only)."""
+        """Per moved executor, from the workers' event files (nonstop schemes only): plan znode written ->
+        running on its target with source and target routing to it (`ms`), and -> every worker sending to
+        it routing to its new home, matched by node plan version (`all_senders`, pycontrol.bench.migration.effect)."""
         effects, missing = [], 0
+        all_effects, each = [], []
+        events: dict[str, list[dict]] = {}
+
+        def of(slot: str) -> list[dict]:
+            if slot not in events:
+                events[slot] = slot_events(self.spec, slot)
+            return events[slot]
+
         for rec in moves:
             if rec.get("decision") != "applied":
                 continue
             for m in rec["moves"]:
-                tl = move_timeline(slot_events(self.spec, m["from"]), slot_events(self.spec, m["to"]),
-                                   m["executor"], rec["t0_ms"])
+                tl = move_timeline(of(m["from"]), of(m["to"]), m["executor"], rec["t0_ms"])
                 if tl is None:
                     missing += 1
                 else:
                     effects.append(round(tl.effect_ms, 1))
-        return {"ms": percentiles(effects), "missing": missing, "each_ms": sorted(effects)}
+                slots = {m["from"], m["to"], *m.get("senders", [])}
+                eff = move_effect({s: of(s) for s in slots}, m["executor"], m["from"], m["to"],
+                                  m.get("senders", []), rec["t0_ms"])
+                each.append({"executor": m["executor"], "component": m.get("component"), "ms": eff["ms"],
+                             "workers": len(eff["workers"]), "missing": eff["missing"],
+                             "via_plan_seen": sorted(s for s, p in eff["workers"].items()
+                                                     if p and p["via"] == "plan_seen")})
+                if eff["ms"] is not None:
+                    all_effects.append(eff["ms"])
+        return {"ms": percentiles(effects), "missing": missing, "each_ms": sorted(effects),
+                "all_senders": {"ms": percentiles(all_effects), "each_ms": sorted(all_effects),
+                                "missing": sum(1 for e in each if e["ms"] is None), "moves": each}}
 
     def stop(self) -> None:
         if self.client is not None:
@@ -238,6 +267,9 @@ def run_cluster(run: ClusterRun, opts: Options, home: Path, port_base: int, echo
         rows = session.series()
         for r in results:
             r["rows"] = dense_seconds(rows, r["start_ts"], r["duration_s"])
+            r["per_move"] = segment_move_measures(r["rows"], r["moves"], r["start_ts"], r["duration_s"],
+                                                  opts.period_s)
+            r["moves_summary"] = worst_of_moves(r["per_move"])
         for seg, r in zip(run.segments, results):
             r["plan_to_effect"] = session.plan_to_effect(r["moves"]) if seg.scheme.nonstop else None
         return results
