@@ -244,12 +244,24 @@ class ClusterSession:
                 log.warning("could not kill %s: %s", self.topo_id, e)
 
 
-def run_cluster(run: ClusterRun, opts: Options, home: Path, port_base: int, echo: Callable[[str], None]) -> list[dict]:
-    """Every segment of one cluster run, with its per-second rows (dense) and plan-to-effect times."""
+def run_cluster(run: ClusterRun, opts: Options, home: Path, port_base: int, echo: Callable[[str], None],
+                settings: tuple[str, ...] | None = None) -> list[dict]:
+    """Every segment of one cluster run on a fresh cluster, taken down at the end whatever happened."""
     spec = cluster_spec(run, home, port_base)
     echo(f"[{run.name}] starting a fresh cluster in {spec.home}")
     manager.up(spec, timeout_s=300, echo=lambda msg: echo(f"[{run.name}] {msg}"))
-    session = ClusterSession(run, opts, spec, echo)
+    try:
+        return measure_on(spec, run, opts, echo, settings)
+    finally:
+        echo(f"[{run.name}] {manager.down(spec.home)}")
+
+
+def measure_on(spec: ClusterSpec, run: ClusterRun, opts: Options, echo: Callable[[str], None],
+               settings: tuple[str, ...] | None = None) -> list[dict]:
+    """One submission of the word count on a running cluster: the agent census (a stock run that finds
+    the agent raises NotStock), the run's segments, then per segment its per-second rows (dense), finer
+    per-move measures and plan-to-effect times. The topology is killed at the end."""
+    session = ClusterSession(run, opts, spec, echo, settings=settings)
     try:
         warm = session.start_workload()
         echo(f"[{run.name}] {WORKLOAD} at {opts.rate}/s {'settled' if warm['settled'] else 'NOT settled'} "
@@ -275,7 +287,6 @@ def run_cluster(run: ClusterRun, opts: Options, home: Path, port_base: int, echo
         return results
     finally:
         session.stop()
-        echo(f"[{run.name}] {manager.down(spec.home)}")
 
 
 def baseline_verdict(rows: list[Second], rate: int) -> dict:

@@ -98,3 +98,19 @@ def test_every_run_gets_a_topology_name_storm_accepts():
     names = [f"bench-{safe_name(r.name)}" for r in runs]
     assert "bench-sweep-ts1-tw0p3" in names and "bench-nonstop-plus" in names
     assert all(re.fullmatch(r"[^/.:\\]+", n) for n in names), names     # Nimbus's own check
+
+
+def test_repeat_and_moving_spouts_are_options_and_a_bad_repeat_is_refused():
+    o = opts()
+    assert o.repeat == 3 and not o.move_spouts
+    o = opts(repeat=1, move_spouts=True)
+    assert o.repeat == 1 and o.move_spouts
+    with pytest.raises(UserError, match="--repeat must be between 1 and 20, got 0"):
+        opts(repeat=0)
+
+
+def test_the_cli_refuses_a_bad_repeat_before_starting_anything(tmp_path):
+    r = CliRunner().invoke(main, ["bench", "migration", "--quick", "--repeat", "0", "--home", str(tmp_path)],
+                           standalone_mode=False, catch_exceptions=True)
+    assert isinstance(r.exception, UserError) and "--repeat must be between 1 and 20" in str(r.exception)
+    assert list(tmp_path.iterdir()) == []
