@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
+import psutil
 from kazoo.exceptions import KazooException
 
 from pycontrol import zk
@@ -170,7 +171,10 @@ class ClusterSession:
             self.echo(f"    t={offset:>4} s  {rec.get('decision')}  {len(rec.get('moves', []))} executor(s){why}")
         _sleep_until(start + self.opts.duration_s)
         pids_after = worker_pids(self.spec, self.topo_id)
-        restarted = sorted(s for s, pid in pids_after.items() if pids_before.get(s) not in (None, pid))
+        # A worker killed and not relaunched yet by the segment's end (its pid file still names the old
+        # JVM) was restarted all the same.
+        restarted = sorted(s for s, pid in pids_before.items()
+                           if pids_after.get(s) not in (None, pid) or not psutil.pid_exists(pid))
         return {"scheme": seg.scheme.name, "m": seg.m, "cluster": self.run.name, "start_ts": start,
                 "duration_s": self.opts.duration_s, "moves": moves, "restarted_workers": restarted,
                 "worker_pids_before": pids_before}
