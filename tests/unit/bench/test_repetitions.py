@@ -99,3 +99,22 @@ def test_a_run_that_starts_busy_is_run_once_more_and_both_are_kept(monkeypatch, 
     rows = {r["configuration"]: r for r in doc["by_configuration"]}
     assert rows["nonstop+ M=1"]["n"] == 2 and rows["nonstop+ M=1"]["busy_start_left_out"] == 1
     assert doc["baseline"]["throughput_by_repetition"] == {0: 100.0, 1: 100.0}
+
+
+def test_the_command_prints_each_configuration_with_its_spread(monkeypatch, tmp_path):
+    from click.testing import CliRunner
+
+    from pycontrol.cli import bench_cmd, main
+    segs = [segment("baseline", None, [100] * 10) | {"repetition": i} for i in range(2)]
+    segs += [segment("nonstop+", 1, [100] * (10 - k) + [0] * k, {"n": 1, "p50": p, "p99": p, "max": p})
+             | {"repetition": i} for i, (k, p) in enumerate([(1, 400.0), (3, 600.0)])]
+
+    def fake(opts, home, port_base, out, echo):
+        return report.document(opts, [], segs, {"throughput_mean": 100.0}, {}), []
+
+    monkeypatch.setattr(bench_cmd, "run_benchmark", fake)
+    r = CliRunner().invoke(main, ["bench", "migration", "--quick", "--schemes", "nonstop+", "--repeat", "2",
+                                  "--home", str(tmp_path), "--out", str(tmp_path / "out")])
+    assert r.exit_code == 0, r.output
+    line = next(x for x in r.output.splitlines() if x.startswith("nonstop+ M=1") and " 2 " in x[:26])
+    assert "2 [1-3]" in line and "500 [400-600]" in line, line
