@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from pycontrol import zk
+from pycontrol.bench.migration import machine
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.secrets import cluster_zk_auth
 from pycontrol.cluster.manager import State
@@ -49,6 +50,7 @@ def main() -> None:
     ap.add_argument("--out", default="migration_moves")
     a = ap.parse_args()
 
+    machine_start = machine.now()
     state = State.load(Layout(a.home.resolve()))
     if state is None:
         raise SystemExit(f"no cluster running from {a.home}")
@@ -104,7 +106,7 @@ def main() -> None:
            "summary_ms": {k: summary(k) for k in ("decided_ms", "started_ms", "source_switched_ms",
                                                   "target_switched_ms", "stopped_ms", "rest_visible_ms")},
            "settings": {"nimbus.monitor.freq.secs": 2, "T_W_ms": 1000, "D_K_ms": 2000, "push": True},
-           "load_average_1m": round(__import__("os").getloadavg()[0], 1)}
+           "machine": {"start": machine_start, "end": machine.now()}}
     path = REPO / "results" / f"{a.out}.json"
     path.parent.mkdir(exist_ok=True)
     path.write_text(json.dumps(out, indent=2))

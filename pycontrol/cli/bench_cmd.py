@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from pycontrol.bench.migration import schemes
+from pycontrol.bench.migration import schemes, spread
 from pycontrol.bench.migration.runner import run_benchmark
 from pycontrol.paths import REPO_ROOT
 
@@ -43,24 +43,31 @@ def bench() -> None:
               help="Sentences/s of the word count's spout; must be below saturation (the baseline's verdict says).")
 @click.option("--rebalance-wait", type=int, default=None,
               help="Seconds Storm's rebalance keeps the topology deactivated [default: min(30, period/2)].")
+@click.option("--repeat", type=int, default=3, show_default=True,
+              help="Run every cluster this many times, the order rotated by one between repetitions; a run that "
+                   "starts on a busy machine (1-min load > 0.75 x CPUs) is flagged and run once more.")
+@click.option("--move-spouts", is_flag=True,
+              help="The driver may also move the spout's and the ackers' executors (default: bolts only).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the random re-deployment driver.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help=f"Output directory [default: {DEFAULT_OUT.relative_to(REPO_ROOT)}, --quick: .../quick].")
 @click.option("--home", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_HOME, show_default=True,
               help="Directory for the clusters (one subdirectory per scheme; logs are kept).")
 @click.option("--port-base", type=int, default=19000, show_default=True, help="Port base of the clusters.")
-def migration(quick, scheme_names, moves, duration, period, sweep, rate, rebalance_wait, seed, out, home,
-              port_base) -> None:
+def migration(quick, scheme_names, moves, duration, period, sweep, rate, rebalance_wait, repeat, move_spouts, seed,
+              out, home, port_base) -> None:
     """Random re-deployments of the word count under rebalance, worker-restart, nonstop and nonstop+
     migration: per-second throughput and latency, seconds of degradation vs a no-migration baseline,
     plan-to-effect times."""
-    opts = schemes.make_options(quick, scheme_names, moves, duration, period, sweep, rate, seed, rebalance_wait)
+    opts = schemes.make_options(quick, scheme_names, moves, duration, period, sweep, rate, seed, rebalance_wait,
+                                repeat, move_spouts)
     out = (out or (DEFAULT_OUT / "quick" if quick else DEFAULT_OUT)).resolve()
     runs = schemes.plan_runs(opts)
     n_segments = sum(len(r.segments) for r in runs)
     # ~2.5 min per cluster for start-up, warm-up and teardown on a 2-core machine.
-    estimate = (len(runs) * 150 + n_segments * opts.duration_s) / 60
-    click.echo(f"{len(runs)} clusters, {n_segments} segments of {opts.duration_s} s: about {estimate:.0f} min")
+    estimate = opts.repeat * (len(runs) * 150 + n_segments * opts.duration_s) / 60
+    click.echo(f"{len(runs)} clusters, {n_segments} segments of {opts.duration_s} s, {opts.repeat} repetition(s): "
+               f"about {estimate:.0f} min")
 
     def echo(msg: str) -> None:
         click.echo(f"{time.strftime('%H:%M:%S')} {msg}")
@@ -76,6 +83,13 @@ def migration(quick, scheme_names, moves, duration, period, sweep, rate, rebalan
                    + f"{row['acked']:>9}{_num(row['latency_p50_ms']):>9}{_num(row['latency_p99_ms']):>9}"
                    + f"{row['failed']:>8}{_num(row['plan_to_effect_p50_ms']):>9}{_num(row['plan_to_effect_p99_ms']):>9}"
                    + f"{row['restarted_workers']:>9}")
+    click.echo("per configuration over repetitions: median [min-max]")
+    click.echo(f"{'configuration':<22}{'n':>3}{'s >=60%':>14}{'s 100%':>12}{'failed':>14}{'p99 ms':>18}"
+               f"{'eff p50 ms':>20}")
+    for row in doc["by_configuration"]:
+        click.echo(f"{row['configuration']:<22}{row['n']:>3}{spread.text(row['degradation_60_s']):>14}"
+                   f"{spread.text(row['degradation_100_s']):>12}{spread.text(row['failed']):>14}"
+                   f"{spread.text(row['latency_p99_ms']):>18}{spread.text(row['plan_to_effect_p50_ms']):>20}")
     for p in written:
         click.echo(f"wrote {p}")
 

@@ -21,17 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import psutil
-
 from pycontrol.bench.migration import runner as bench
+from pycontrol.bench.migration.census import agent_census
 from pycontrol.bench.migration.measures import dense_seconds
 from pycontrol.bench.migration.realize import PlanMover, RebalanceMover
-from pycontrol.bench.migration.schemes import (BY_PLAN, NONSTOP_PLUS, REBALANCE, ClusterRun, Options, Scheme,
+from pycontrol.bench.migration.schemes import (BY_PLAN, NONSTOP_PLUS, REBALANCE, WORKER_RESTART, ClusterRun, Options,
                                                Segment)
-from pycontrol.cluster import manager, processes
-from pycontrol.cluster.layout import Layout
+from pycontrol.cluster import manager
 from pycontrol.cluster.spec import ClusterSpec, make_spec
-from pycontrol.cluster.storm_conf import LOCAL_SCHEDULER_CONF, MIGRATION_AGENT_JAR, NONSTOP_SCHEDULER, marker
 from pycontrol.demo import move_table
 from pycontrol.workloads import live_status as live
 from pycontrol.demo.options import DemoOptions
@@ -44,13 +41,9 @@ WORKERS = 4
 SETTINGS = (f"topology.workers={WORKERS}", "workload.par.split=4", "workload.par.count=4",
             "topology.message.timeout.secs=10")
 DECISION_TIMEOUT_S = 20
-# Stock Storm with the plan-following scheduler as its storm.scheduler: no agent anywhere, so a new
-# assignment reaches the workers the stock way.
-STOCK = Scheme("stock", migration=False,
-               conf=(("storm.scheduler", NONSTOP_SCHEDULER), *LOCAL_SCHEDULER_CONF.items()),
-               about="stock Storm (no agent in any JVM): the plan becomes Nimbus's new assignment and the "
-                     "supervisors kill and relaunch every worker whose executors change")
-WAYS = {"stock": STOCK, "nonstop": NONSTOP_PLUS}
+# The stock way is the benchmark's worker-restart scheme: no agent in any JVM, the plan-following
+# scheduler in Nimbus turns the plan into the new assignment.
+WAYS = {"stock": WORKER_RESTART, "nonstop": NONSTOP_PLUS}
 REBALANCE_WAIT_S = 0   # no deliberate pause: only what the rebalance itself costs
 RECOVERY_TIMEOUT_S = 180
 
@@ -74,21 +67,6 @@ def cluster_spec(home: Path, way: str, opts: DemoOptions) -> ClusterSpec:
     scheme = WAYS[way]
     return make_spec(home / f"move-{way}", nodes=2, slots=4, network=opts.network, port_base=opts.port_base,
                      migration=scheme.migration, extra_conf={**bench.CLUSTER_CONF, **scheme.extra_conf})
-
-
-def agent_census(spec: ClusterSpec) -> dict[str, int]:
-    """How many of the cluster's running JVMs (daemons and workers, found by the cluster's marker) load
-    the nonstop-migration agent: what makes the stock way stock."""
-    layout = Layout(spec.home)
-    cmds = []
-    for p in processes.find_strays(marker(layout), spec.home):
-        try:
-            cmds.append(p.cmdline())
-        except psutil.Error:
-            continue
-    jvms = [c for c in cmds if c and Path(c[0]).name == "java"]
-    with_agent = [c for c in jvms if any(a.startswith("-javaagent:") and MIGRATION_AGENT_JAR in a for a in c)]
-    return {"jvms": len(jvms), "with_agent": len(with_agent)}
 
 
 def run_way(home: Path, way: str, opts: DemoOptions, echo: Callable[[str], None],

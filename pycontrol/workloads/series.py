@@ -2,9 +2,10 @@
 
 Each line: {"ts": epoch s, "component", "task", "emitted", "replayed", "acked", "failed",
 "lat_ms": {"n", "mean", "p50", "p95", "p99", "max"}, "pending", "behind_ms", "bad_lines",
-"target_rate"}. Latency is measured at the spout, from each tuple's intended emit time to its ack
+"target_rate", "ack_gap_ms"}. ack_gap_ms (newer spouts; null before the first ack, absent in older
+files) is the longest stretch in ms without an ack that ends in that second. Latency is measured at the spout, from each tuple's intended emit time to its ack
 (the whole tuple tree done). Merging spout tasks: counts add up, the mean is weighted by acks,
-percentiles and max take the worst task (an upper bound when there are several spout tasks).
+percentiles, max and the ack gap take the worst task (an upper bound when there are several spout tasks).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class Second:
     bad_lines: int
     target_rate: float | None
     tasks: int
+    ack_gap_ms: float | None = None   # None: no ack yet, or a spout that does not write it
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -82,6 +84,7 @@ def merge(records: Iterable[dict]) -> list[Second]:
             bad_lines=sum(int(r.get("bad_lines", 0)) for r in rs),
             target_rate=sum(float(t) for t in targets) if targets else None,
             tasks=len(rs),
+            ack_gap_ms=max((float(r["ack_gap_ms"]) for r in rs if r.get("ack_gap_ms") is not None), default=None),
         ))
     return out
 

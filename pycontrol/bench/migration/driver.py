@@ -4,8 +4,9 @@ ceil(E/W) of the topology's E executors (W workers). Pure: a placement in, moves
 comes from the caller's seeded `random.Random`.
 
 Every executor counts towards the spread (ackers and spouts too, as Storm's even scheduler counts
-them), but only `movable` ones move: the benchmark keeps the spout in place (its measurement series
-and pacing live in it) and the ackers (Storm's bookkeeping), and moves the bolts' executors.
+them), but only `movable` ones move: by default the benchmark keeps the spout in place (its measurement
+series and pacing live in it) and the ackers (Storm's bookkeeping), and moves the bolts' executors;
+`--move-spouts` makes the spout's and the ackers' executors movable too.
 """
 
 from __future__ import annotations

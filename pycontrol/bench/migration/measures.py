@@ -99,3 +99,77 @@ def segment_summary(rows: Sequence[Second], baseline_throughput: float | None) -
         out["throughput_vs_baseline"] = round(out["throughput_mean"] / baseline_throughput, 4)
     return out
 
+
+
+# Per move: the window after it, and what steady means (the seconds before it, at most half a period).
+AFTER_S = 30
+APPLIED = ("applied", "success")   # the plan scheduler's word, and the rebalance reply's
+
+
+def longest_ack_gap_ms(rows: Sequence[Second]) -> float | None:
+    """The longest stretch without an ack in these consecutive seconds: the spout's own gaps (1 ms
+    resolution, ending in one of these seconds) and, for seconds it did not write (its worker restarting)
+    or that acked nothing, whole seconds in a row. None when neither says anything."""
+    gaps = [r.ack_gap_ms for r in rows if r.ack_gap_ms is not None]
+    run = longest = 0
+    for r in rows:
+        run = run + 1 if r.acked == 0 else 0
+        longest = max(longest, run)
+    candidates = gaps + ([longest * 1000.0] if longest else [])
+    return max(candidates) if candidates else None
+
+
+def _latency(rows: Sequence[Second]) -> dict:
+    weights = [r.latency_n for r in rows]
+    return {"seconds": len(rows), "latency_p99_ms": weighted_percentile([r.latency_p99_ms for r in rows], weights, 99),
+            "latency_max_ms": max((r.latency_max_ms for r in rows if r.latency_n), default=None)}
+
+
+def move_measures(rows: Sequence[Second], move_ms: float, steady_from: int, until: int,
+                  after_s: int = AFTER_S) -> dict:
+    """One move's finer measures from the dense per-second rows: steady = the seconds in [steady_from, the
+    move's second), after = [the move's second, + after_s) cut at `until` (the next move or the end).
+    above_2x_steady_p99_s: seconds after the move whose p99 exceeded twice the steady p99, or that acked
+    nothing (their tuples waited longer than any ack shows)."""
+    move_s = int(move_ms // 1000)
+    steady = [r for r in rows if steady_from <= r.ts < move_s]
+    after = [r for r in rows if move_s <= r.ts < min(move_s + after_s, until)]
+    s, a = _latency(steady), _latency(after)
+    ref = s["latency_p99_ms"]
+    above = (sum(1 for r in after if r.acked == 0 or (r.latency_n and r.latency_p99_ms > 2 * ref))
+             if ref is not None else None)
+    ratio = (round(a["latency_p99_ms"] / ref, 2) if ref and a["latency_p99_ms"] is not None else None)
+    return {"move_ts": round(move_ms / 1000, 3), "steady": s | {"longest_ack_gap_ms": longest_ack_gap_ms(steady)},
+            "after": a | {"longest_ack_gap_ms": longest_ack_gap_ms(after)},
+            "above_2x_steady_p99_s": above, "after_p99_vs_steady": ratio}
+
+
+def segment_move_measures(rows: Sequence[Second], moves: Sequence[dict], start_ts: int, duration_s: int,
+                          period_s: int) -> list[dict]:
+    """move_measures for every applied move of a segment; steady begins half a period before each move
+    (never before the segment) and the window after ends at the next move or the segment's end."""
+    times = sorted(m["t0_ms"] for m in moves if m.get("decision") in APPLIED and m.get("t0_ms"))
+    end = start_ts + duration_s
+    out = []
+    for i, t in enumerate(times):
+        move_s = int(t // 1000)
+        until = int(times[i + 1] // 1000) if i + 1 < len(times) else end
+        out.append(move_measures(rows, t, max(start_ts, move_s - period_s // 2), min(until, end)))
+    return out
+
+
+def worst_of_moves(per_move: Sequence[dict]) -> dict:
+    """A segment's summary of its moves: the longest ack gap after any move, the seconds above twice the
+    steady p99 summed over its moves, and the largest p99 and max latency after a move against steady."""
+    def most(values):
+        xs = [v for v in values if v is not None]
+        return max(xs) if xs else None
+    above = [m["above_2x_steady_p99_s"] for m in per_move if m["above_2x_steady_p99_s"] is not None]
+    return {"moves": len(per_move),
+            "longest_ack_gap_ms": most(m["after"]["longest_ack_gap_ms"] for m in per_move),
+            "steady_longest_ack_gap_ms": most(m["steady"]["longest_ack_gap_ms"] for m in per_move),
+            "above_2x_steady_p99_s": sum(above) if above else None,
+            "after_p99_ms": most(m["after"]["latency_p99_ms"] for m in per_move),
+            "after_max_ms": most(m["after"]["latency_max_ms"] for m in per_move),
+            "steady_p99_ms": most(m["steady"]["latency_p99_ms"] for m in per_move),
+            "after_p99_vs_steady": most(m["after_p99_vs_steady"] for m in per_move)}

@@ -17,8 +17,10 @@ from pycontrol.storm.assignment import read_assignment
 from pycontrol.storm.placement import placement as rest_placement
 from pycontrol.storm.rest import RestError, StormRest
 
-# Word count: the bolts move; the spout (pacing, measurement series) and Storm's ackers stay.
+# Word count: the bolts move; the spout (pacing, measurement series) and Storm's ackers stay unless
+# the run asks for them too (--move-spouts).
 MOVABLE_COMPONENTS = ("split", "count")
+MOVABLE_WITH_SPOUTS = ("sentences", "__acker", "split", "count")
 
 
 @dataclass(frozen=True)

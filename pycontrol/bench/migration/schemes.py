@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pycontrol.cluster.storm_conf import LOCAL_SCHEDULER_CONF, NONSTOP_SCHEDULER
 from pycontrol.errors import UserError
 
 ENABLED = "nonstop.migration.enabled"
@@ -29,7 +30,7 @@ NO_MOVES = "none"
 @dataclass(frozen=True)
 class Scheme:
     name: str
-    migration: bool                                   # cluster with the agent + plan-following scheduler
+    migration: bool                                   # the agent in Nimbus, supervisors and workers
     conf: tuple[tuple[str, Any], ...] = ()            # extra storm.yaml keys of its cluster
     realize: str = BY_PLAN
     about: str = ""
@@ -44,24 +45,39 @@ class Scheme:
         return self.migration and self.extra_conf.get(ENABLED, True) is not False
 
     @property
+    def stock(self) -> bool:
+        """No agent in any JVM of its cluster (the runner checks the running JVMs)."""
+        return not self.migration
+
+    @property
     def uses_m(self) -> bool:
         """Rebalance places the whole topology from scratch: M does not change what it does."""
         return self.realize == BY_PLAN
 
 
-BASELINE = Scheme("baseline", migration=False, realize=NO_MOVES, about="stock Storm, no moves")
+BASELINE = Scheme("baseline", migration=False, realize=NO_MOVES,
+                  about="stock Storm 2.8.3, no agent in any JVM, Storm's own scheduler; nothing moves")
 REBALANCE = Scheme("rebalance", migration=False, realize=BY_REBALANCE,
-                   about="Storm's rebalance command every period: topology deactivated for the rebalance wait, "
-                         "then placed again from scratch by Storm's scheduler")
-WORKER_RESTART = Scheme("worker-restart", migration=True, conf=((ENABLED, False),),
-                        about="the driver's plans applied the stock way: supervisors kill and relaunch every "
-                              "worker whose executors change (Storm*, T-Storm style)")
+                   about="stock Storm 2.8.3, no agent in any JVM, Storm's own scheduler: Storm's rebalance "
+                         "command every period, the topology deactivated for the rebalance wait, then placed "
+                         "again from scratch by Storm's scheduler")
+# Stock Storm whose only addition is the plan-following scheduler (a plain IScheduler plugin in Nimbus),
+# so that the driver's plan becomes Nimbus's assignment; supervisors and workers do what stock Storm does
+# with a changed assignment. The demo's "stock" way is this scheme.
+WORKER_RESTART = Scheme("worker-restart", migration=False,
+                        conf=(("storm.scheduler", NONSTOP_SCHEDULER), *LOCAL_SCHEDULER_CONF.items()),
+                        about="stock Storm 2.8.3, no agent in any JVM; the suite's plan-following scheduler "
+                              "(an IScheduler plugin) in Nimbus turns the driver's plan into the new assignment "
+                              "and the supervisors kill and relaunch every worker whose executors change "
+                              "(Storm*, T-Storm style)")
 NONSTOP = Scheme("nonstop", migration=True, conf=((D_K, 0), (PUSH, False)),
-                 about="thread-level migration without lazy kill, default cycles (T_W poll only)")
+                 about="the agent in Nimbus, supervisors and workers: thread-level migration without lazy kill, "
+                       "default cycles (T_W poll only)")
 # Tuned: Nimbus's round (T_S) at its 1 s minimum. The round is most of plan-to-effect: at the local
 # cluster's 2 s the scheduler decided 1.5 s after the plan was written on average.
 NONSTOP_PLUS = Scheme("nonstop+", migration=True, conf=((D_K, 2000), (PUSH, True), (T_S_KEY, 1)),
-                      about="thread-level migration with lazy kill D_K = 2 s, push sync and T_S = 1 s")
+                      about="the agent in Nimbus, supervisors and workers: thread-level migration with lazy kill "
+                            "D_K = 2 s, push sync and T_S = 1 s")
 MOVING = {s.name: s for s in (REBALANCE, WORKER_RESTART, NONSTOP, NONSTOP_PLUS)}
 
 
@@ -132,6 +148,8 @@ class Options:
     seed: int = 1
     rebalance_wait_s: int = 15
     quick: bool = False
+    repeat: int = 3          # every cluster run this many times, the order rotated between repetitions
+    move_spouts: bool = False  # the driver also moves the spout's and the ackers' executors
 
     def move_offsets(self) -> list[int]:
         """Seconds after a segment's start at which the driver moves: every period, none at the start
@@ -140,11 +158,13 @@ class Options:
 
 
 QUICK = {"duration_s": 120, "period_s": 30, "moves": (1, 4)}
+MAX_REPEAT = 20
 FULL = {"duration_s": 600, "period_s": 60, "moves": (1, 2, 4, 8, 16)}
 
 
 def make_options(quick: bool, schemes: str, moves: str | None, duration_s: int | None, period_s: int | None,
-                 sweep: str | None, rate: int, seed: int, rebalance_wait_s: int | None) -> Options:
+                 sweep: str | None, rate: int, seed: int, rebalance_wait_s: int | None, repeat: int = 3,
+                 move_spouts: bool = False) -> Options:
     """The user's flags over the quick or full defaults, checked."""
     base = QUICK if quick else FULL
     duration = base["duration_s"] if duration_s is None else duration_s
@@ -162,8 +182,11 @@ def make_options(quick: bool, schemes: str, moves: str | None, duration_s: int |
     wait = min(30, period // 2) if rebalance_wait_s is None else rebalance_wait_s
     if not 0 <= wait < period:
         raise UserError(f"--rebalance-wait must be between 0 and the period ({period} s), got {wait}")
+    if not 1 <= repeat <= MAX_REPEAT:
+        raise UserError(f"--repeat must be between 1 and {MAX_REPEAT}, got {repeat}")
     return Options(duration_s=duration, period_s=period, moves=ms, schemes=parse_schemes(schemes),
-                   sweep=parse_sweep(sweep), rate=rate, seed=seed, rebalance_wait_s=wait, quick=quick)
+                   sweep=parse_sweep(sweep), rate=rate, seed=seed, rebalance_wait_s=wait, quick=quick,
+                   repeat=repeat, move_spouts=move_spouts)
 
 
 @dataclass(frozen=True)
@@ -194,3 +217,17 @@ def plan_runs(opts: Options) -> tuple[ClusterRun, ...]:
         ms = opts.moves if s in opts.schemes else (max(opts.moves),)
         runs.append(ClusterRun(s.name, s.migration, s.conf, tuple(Segment(s, m) for m in ms)))
     return tuple(runs)
+
+
+def rotated(items: tuple, i: int) -> tuple:
+    """items started at position i (mod their number): repetition i's order."""
+    if not items:
+        return ()
+    k = i % len(items)
+    return (*items[k:], *items[:k])
+
+
+def repetitions(runs: tuple[ClusterRun, ...], repeat: int) -> tuple[tuple[int, ClusterRun], ...]:
+    """(repetition, run) in the order they run: every run once per repetition, each repetition's order
+    rotated by one, so no scheme always runs first (on a cold machine) or last (after the others)."""
+    return tuple((i, run) for i in range(repeat) for run in rotated(runs, i))

@@ -6,6 +6,7 @@ from click.testing import CliRunner
 from pycontrol.bench.migration import schemes
 from pycontrol.bench.migration.schemes import make_options, parse_sweep, plan_runs
 from pycontrol.cli import main
+from pycontrol.cluster import storm_conf
 from pycontrol.errors import UserError
 
 
@@ -32,10 +33,18 @@ def test_clusters_stock_first_then_one_per_scheme_with_a_segment_per_m():
     assert [(s.scheme.name, s.m) for s in runs[0].segments] == [("baseline", None), ("rebalance", None)]
     assert [(s.scheme.name, s.m) for s in runs[1].segments] == [("nonstop+", 1), ("nonstop+", 4)]
     assert [(s.scheme.name, s.m) for s in runs[3].segments] == [("sweep-ts10-tw3", 4)]
-    assert not runs[0].migration and all(r.migration for r in runs[1:])
+    assert [r.migration for r in runs] == [False, True, False, True, True]
     conf = dict(runs[4].conf)
     assert conf[schemes.T_S_KEY] == 1 and conf[schemes.T_W_KEY] == 300 and conf[schemes.PUSH] is False
-    assert dict(runs[2].conf) == {schemes.ENABLED: False}
+
+
+def test_the_stock_schemes_load_no_agent_and_only_worker_restart_adds_the_plan_following_scheduler():
+    for s in (schemes.BASELINE, schemes.REBALANCE, schemes.WORKER_RESTART):
+        assert s.stock and not s.nonstop and "no agent in any JVM" in s.about
+        assert not any(k.startswith("nonstop.migration") for k in s.extra_conf)
+    assert schemes.WORKER_RESTART.extra_conf["storm.scheduler"] == storm_conf.NONSTOP_SCHEDULER
+    assert "storm.scheduler" not in schemes.REBALANCE.extra_conf and "storm.scheduler" not in schemes.BASELINE.extra_conf
+    assert not schemes.NONSTOP_PLUS.stock and schemes.NONSTOP_PLUS.nonstop
 
 
 def test_without_rebalance_the_stock_cluster_runs_only_the_baseline():
@@ -89,3 +98,19 @@ def test_every_run_gets_a_topology_name_storm_accepts():
     names = [f"bench-{safe_name(r.name)}" for r in runs]
     assert "bench-sweep-ts1-tw0p3" in names and "bench-nonstop-plus" in names
     assert all(re.fullmatch(r"[^/.:\\]+", n) for n in names), names     # Nimbus's own check
+
+
+def test_repeat_and_moving_spouts_are_options_and_a_bad_repeat_is_refused():
+    o = opts()
+    assert o.repeat == 3 and not o.move_spouts
+    o = opts(repeat=1, move_spouts=True)
+    assert o.repeat == 1 and o.move_spouts
+    with pytest.raises(UserError, match="--repeat must be between 1 and 20, got 0"):
+        opts(repeat=0)
+
+
+def test_the_cli_refuses_a_bad_repeat_before_starting_anything(tmp_path):
+    r = CliRunner().invoke(main, ["bench", "migration", "--quick", "--repeat", "0", "--home", str(tmp_path)],
+                           standalone_mode=False, catch_exceptions=True)
+    assert isinstance(r.exception, UserError) and "--repeat must be between 1 and 20" in str(r.exception)
+    assert list(tmp_path.iterdir()) == []

@@ -6,11 +6,13 @@ import java.util.Map;
 /**
  * What one spout task saw in one wall-clock second: tuples emitted (first time), replayed, acked and
  * failed, and the latency of the acked ones measured from each tuple's intended emit time.
- * Gauges (pending, behind, bad input lines) are sampled when the second is closed.
+ * Gauges (pending, behind, bad input lines) are sampled when the second is closed. {@code ackGapMs}
+ * is the longest stretch without an ack that ends in this second, -1 before the first ack (written
+ * as "ack_gap_ms", null then; readers that predate it ignore it).
  */
 public record SecondStats(long epochSecond, long emitted, long replayed, long acked, long failed,
                           LatencySummary latency, long pending, double behindMs, long badLines,
-                          double targetRate) {
+                          double targetRate, long ackGapMs) {
 
     /** One JSON-ready object; the field names are the series file format read by pycontrol. */
     public Map<String, Object> toMap(String component, int task) {
@@ -27,6 +29,7 @@ public record SecondStats(long epochSecond, long emitted, long replayed, long ac
         m.put("behind_ms", round3(behindMs));
         m.put("bad_lines", badLines);
         m.put("target_rate", Double.isNaN(targetRate) ? null : round3(targetRate));
+        m.put("ack_gap_ms", ackGapMs < 0 ? null : ackGapMs);
         return m;
     }
 

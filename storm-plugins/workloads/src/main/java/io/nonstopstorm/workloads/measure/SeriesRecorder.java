@@ -9,6 +9,11 @@ import java.util.List;
  * topology shows as zeros, not as a gap). Events are attributed to the second they happen in
  * (times must not go backwards); an ack's latency is measured by the caller from the tuple's
  * intended emit time.
+ *
+ * <p>Each second also carries the longest stretch without an ack that ends in it: the gaps between
+ * consecutive acks that end in the second, and the stretch from the last ack to the second's end (so a
+ * stall shows while it lasts, not only once acks resume). Per-second counts hide a pause of a few hundred
+ * milliseconds; this does not. None before the first ack.
  */
 public final class SeriesRecorder {
     private long openSecond = Long.MIN_VALUE;
@@ -19,6 +24,8 @@ public final class SeriesRecorder {
     private long[] latencies = new long[1024];
     private final List<SecondStats> closed = new ArrayList<>();
     private int nLatencies;
+    private long lastAckMs = Long.MIN_VALUE;
+    private long longestGapMs = -1;
 
     /** Gauges sampled when a second closes. */
     public interface Gauges {
@@ -84,6 +91,10 @@ public final class SeriesRecorder {
     public void acked(long nowMs, long latencyMicros) {
         advance(nowMs);
         acked++;
+        if (lastAckMs != Long.MIN_VALUE) {
+            longestGapMs = Math.max(longestGapMs, Math.max(0, nowMs - lastAckMs));
+        }
+        lastAckMs = Math.max(lastAckMs, nowMs);
         if (nLatencies == latencies.length) {
             latencies = java.util.Arrays.copyOf(latencies, latencies.length * 2);
         }
@@ -105,7 +116,7 @@ public final class SeriesRecorder {
         start(nowMs);
         long nowSecond = Math.floorDiv(nowMs, 1000);
         while (openSecond < nowSecond) {
-            closed.add(close());
+            closed.add(close((openSecond + 1) * 1000));
             openSecond++;
         }
     }
@@ -114,16 +125,22 @@ public final class SeriesRecorder {
     public List<SecondStats> drainAll(long nowMs) {
         List<SecondStats> out = drain(nowMs);
         if (openSecond != Long.MIN_VALUE && (emitted + replayed + acked + failed) > 0) {
-            out.add(close());
+            out.add(close(nowMs));
             openSecond++;
         }
         return out;
     }
 
-    private SecondStats close() {
+    /** Closes the open second as of {@code endMs} (its end, or the shutdown moment). */
+    private SecondStats close(long endMs) {
+        long gap = longestGapMs;
+        if (lastAckMs != Long.MIN_VALUE) {
+            gap = Math.max(gap, Math.max(0, endMs - lastAckMs));
+        }
         SecondStats s = new SecondStats(openSecond, emitted, replayed, acked, failed,
             LatencySummary.of(latencies, nLatencies), gauges.pending(), gauges.behindMs(), gauges.badLines(),
-            gauges.targetRate());
+            gauges.targetRate(), gap);
+        longestGapMs = -1;
         emitted = 0;
         replayed = 0;
         acked = 0;

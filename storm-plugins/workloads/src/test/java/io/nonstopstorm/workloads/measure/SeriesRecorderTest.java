@@ -76,4 +76,29 @@ class SeriesRecorderTest {
         assertEquals(null, s.toMap("c", 1).get("target_rate"));
         assertEquals(12.5, s.toMap("c", 1).get("behind_ms"));
     }
+
+    @Test
+    void eachSecondCarriesTheLongestStretchWithoutAnAckEndingInIt() {
+        SeriesRecorder r = new SeriesRecorder();
+        r.start(1_000);
+        r.acked(1_100, 0);
+        r.acked(1_150, 0);
+        r.acked(1_400, 0);                       // gaps 50 and 250 ms; open from 1400 to the end: 600
+        r.acked(3_300, 0);                       // a 1900 ms stall ending in second 3
+        r.acked(3_350, 0);
+        List<SecondStats> s = r.drain(4_000);
+        assertEquals(List.of(600L, 1600L, 1900L), s.stream().map(SecondStats::ackGapMs).toList());
+        assertEquals(1900L, s.get(2).toMap("feed", 1).get("ack_gap_ms"));
+    }
+
+    @Test
+    void noGapBeforeTheFirstAck() {
+        SeriesRecorder r = new SeriesRecorder();
+        r.start(1_000);
+        r.emitted(1_100);
+        List<SecondStats> s = r.drain(2_000);
+        assertEquals(-1L, s.get(0).ackGapMs());
+        assertEquals(null, s.get(0).toMap("feed", 1).get("ack_gap_ms"));
+        assertTrue(s.get(0).toMap("feed", 1).containsKey("ack_gap_ms"));
+    }
 }
