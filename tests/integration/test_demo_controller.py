@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.cluster, pytest.mark.slow,
               pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="pinning 2 nodes needs 2 CPUs")]
 
 WARMUP_S, PHASE_S = 10, 30   # 3 windows of 10 s per run: the least the comparison takes
-SETTLE_MAX_S = 30            # CI's machine may never settle at the demo's rate: the runs then go on, and say so
+SETTLE_MAX_S = 10            # CI's machine may never settle at the demo's rate: the runs then go on, and say so
 
 
 def test_controller_part_compares_otd_with_a_control_that_moves_nothing(tmp_path):
