@@ -16,6 +16,14 @@ DEFAULT_OUT = REPO_ROOT / "results" / "migration"
 DEFAULT_HOME = REPO_ROOT / "build" / "bench" / "migration"
 
 
+def add_subcommand(main: click.Group, command: click.Command) -> None:
+    """A `pycontrol bench <name>` command defined in a module of its own."""
+    group = main.commands.get("bench")
+    if not isinstance(group, click.Group):
+        raise RuntimeError(f"pycontrol.cli.bench_cmd must be registered before bench {command.name}")
+    group.add_command(command)
+
+
 def register(main: click.Group) -> None:
     main.add_command(bench)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from pycontrol.cli import bench_cmd
 from pycontrol.paths import REPO_ROOT
 
 DEFAULT_OUT = REPO_ROOT / "results" / "otd"
@@ -14,10 +15,7 @@ DEFAULT_HOME = REPO_ROOT / "build" / "bench" / "otd"
 
 
 def register(main: click.Group) -> None:
-    group = main.commands.get("bench")
-    if not isinstance(group, click.Group):
-        raise RuntimeError("pycontrol.cli.bench_cmd must be registered before bench_otd_cmd")
-    group.add_command(otd)
+    bench_cmd.add_subcommand(main, otd)
 
 
 @click.command("otd")

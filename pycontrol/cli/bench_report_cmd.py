@@ -8,16 +8,14 @@ import click
 
 from pycontrol.bench.report import build, render
 from pycontrol.bench.report.files import read_results
+from pycontrol.cli import bench_cmd
 from pycontrol.paths import REPO_ROOT
 
 DEFAULT_RESULTS = REPO_ROOT / "results"
 
 
 def register(main: click.Group) -> None:
-    group = main.commands.get("bench")
-    if not isinstance(group, click.Group):
-        raise RuntimeError("pycontrol.cli.bench_cmd must be registered before bench_report_cmd")
-    group.add_command(report)
+    bench_cmd.add_subcommand(main, report)
 
 
 @click.command("report")

@@ -114,20 +114,17 @@ class PlannerProcess:
         with self._lock:
             self._next_id += 1
             request = (json.dumps({"id": self._next_id, "scheduler": scheduler, "input": document}) + "\n").encode()
-            running = self._ensure_running()
-            try:
-                running.proc.stdin.write(request)
-                running.proc.stdin.flush()
-            except OSError:
-                # Died after the liveness check: the request was not read, so it is safe to send again.
-                running.kill()
+            # A process that died after the liveness check did not read the request: sending it again is safe.
+            for attempt in (1, 2):
                 running = self._ensure_running()
                 try:
                     running.proc.stdin.write(request)
                     running.proc.stdin.flush()
+                    break
                 except OSError:
                     running.kill()
-                    raise JvmError(f"the planner process died before reading the request ({running.why()})")
+                    if attempt == 2:
+                        raise JvmError(f"the planner process died before reading the request ({running.why()})")
             return self._reply(running, self._next_id, timeout_s)
 
     def _ensure_running(self) -> _Running:
