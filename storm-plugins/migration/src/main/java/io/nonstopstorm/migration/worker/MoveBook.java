@@ -33,7 +33,8 @@ public final class MoveBook<H> {
      * Starts a move of {@code executor}. A move of it still under way is superseded first; that step is
      * returned so the caller can stop an old instance that still runs.
      */
-    public Optional<Ended<H>> plan(ExecutorRange executor, MoveRole role, long planVersion, long nowMs) {
+    public Optional<Ended<H>> plan(ExecutorRange executor, MoveRole role, long planVersion, long planWrittenAtMs,
+                                   long nowMs) {
         Optional<Ended<H>> old = Optional.empty();
         Move<H> prev = moves.remove(executor);
         if (prev != null) {
@@ -41,7 +42,7 @@ public final class MoveBook<H> {
                                       "plan v" + planVersion + " changed it again");
             old = Optional.of(new Ended<>(new Move<>(prev.id(), s.after(), prev.handle()), prev.state()));
         }
-        moves.put(executor, new Move<>(nextId++, machine.plan(executor, role, planVersion, nowMs), null));
+        moves.put(executor, new Move<>(nextId++, machine.plan(executor, role, planVersion, planWrittenAtMs, nowMs), null));
         return old;
     }
 

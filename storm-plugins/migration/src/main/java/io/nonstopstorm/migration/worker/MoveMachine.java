@@ -34,8 +34,8 @@ public final class MoveMachine {
     }
 
     /** A move the reconcile just decided. */
-    public MoveState plan(ExecutorRange executor, MoveRole role, long planVersion, long nowMs) {
-        return new MoveState(executor, role, MovePhase.PLANNED, planVersion, nowMs, nowMs, -1, null);
+    public MoveState plan(ExecutorRange executor, MoveRole role, long planVersion, long planWrittenAtMs, long nowMs) {
+        return new MoveState(executor, role, MovePhase.PLANNED, planVersion, planWrittenAtMs, nowMs, nowMs, -1, null);
     }
 
     /** When a source may be stopped (D_K after the switch), or -1 before the switch. */

@@ -23,10 +23,10 @@ class MoveBookTest {
 
     @Test
     void aRefreshTakesEveryPlacedInstanceIntoTheConnectionWaitOnce() {
-        book.plan(A, MoveRole.SOURCE, 1, now);
+        book.plan(A, MoveRole.SOURCE, 1, 9_000, now);
         book.attach(A, "old A");
         book.step(A, MoveEvent.DETACHED, now, null);
-        book.plan(B, MoveRole.TARGET, 1, now);
+        book.plan(B, MoveRole.TARGET, 1, 9_000, now);
         assertEquals(List.of(A), book.refreshed(now).stream().map(m -> m.state().executor()).toList(),
                      "B is not started yet");
         book.step(B, MoveEvent.INSTANCE_STARTED, now, null);
@@ -38,7 +38,7 @@ class MoveBookTest {
 
     @Test
     void aTerminalPhaseTakesTheMoveOutOfTheBook() {
-        book.plan(A, MoveRole.TARGET, 1, now);
+        book.plan(A, MoveRole.TARGET, 1, 9_000, now);
         MoveStep s = book.step(A, MoveEvent.INSTANCE_FAILED, now, "boom").orElseThrow();
         assertTrue(s.entered(MovePhase.START_FAILED));
         assertTrue(book.get(A).isEmpty());
@@ -47,7 +47,7 @@ class MoveBookTest {
 
     @Test
     void aNewPlanForADrainingExecutorSupersedesItAndHandsBackItsLiveInstance() {
-        book.plan(A, MoveRole.SOURCE, 1, now);
+        book.plan(A, MoveRole.SOURCE, 1, 9_000, now);
         book.attach(A, "old A");
         book.step(A, MoveEvent.DETACHED, now, null);
         book.refreshed(now);
@@ -55,7 +55,7 @@ class MoveBookTest {
         book.step(A, MoveEvent.ROUTING_SWITCHED, now, null);
         long drainingId = book.get(A).orElseThrow().id();
         now += 100;
-        MoveBook.Ended<String> old = book.plan(A, MoveRole.TARGET, 2, now).orElseThrow();
+        MoveBook.Ended<String> old = book.plan(A, MoveRole.TARGET, 2, 9_000, now).orElseThrow();
         assertEquals(MovePhase.SUPERSEDED, old.move().state().phase());
         assertEquals(MovePhase.DRAINING, old.before().phase());
         assertTrue(old.before().instanceLive());
@@ -71,7 +71,7 @@ class MoveBookTest {
 
     @Test
     void theLazyKillOfTheCurrentMoveRetiresIt() {
-        book.plan(B, MoveRole.SOURCE, 1, now);
+        book.plan(B, MoveRole.SOURCE, 1, 9_000, now);
         book.attach(B, "old B");
         book.step(B, MoveEvent.DETACHED, now, null);
         book.refreshed(now);
@@ -88,10 +88,10 @@ class MoveBookTest {
 
     @Test
     void shutdownEndsEveryMoveAndTellsWhichInstancesStillRun() {
-        book.plan(A, MoveRole.SOURCE, 1, now);
+        book.plan(A, MoveRole.SOURCE, 1, 9_000, now);
         book.attach(A, "old A");
         book.step(A, MoveEvent.DETACHED, now, null);
-        book.plan(B, MoveRole.TARGET, 1, now);
+        book.plan(B, MoveRole.TARGET, 1, 9_000, now);
         List<MoveBook.Ended<String>> ended = book.shutdown(now);
         assertEquals(2, ended.size());
         assertTrue(ended.stream().allMatch(e -> e.move().state().phase() == MovePhase.SHUT_DOWN));

@@ -40,7 +40,7 @@ class MoveMachineTest {
 
     @Test
     void aSourceGoesFromPlannedThroughDrainingToRetiredAfterDk() {
-        MoveState s = machine.plan(EX, MoveRole.SOURCE, 7, now);
+        MoveState s = machine.plan(EX, MoveRole.SOURCE, 7, 900_000, now);
         assertEquals(MovePhase.PLANNED, s.phase());
         s = accept(s, MoveEvent.DETACHED);
         assertEquals(MovePhase.DETACHED, s.phase());
@@ -65,12 +65,13 @@ class MoveMachineTest {
         assertFalse(s.instanceLive());
         assertEquals(7, s.planVersion());
         assertEquals(1_000_000, s.plannedAtMs());
+        assertEquals(900_000, s.planWrittenAtMs());
         assertNull(s.reason());
     }
 
     @Test
     void aTargetGoesFromPlannedThroughStartedToActive() {
-        MoveState s = machine.plan(EX, MoveRole.TARGET, 8, now);
+        MoveState s = machine.plan(EX, MoveRole.TARGET, 8, 900_000, now);
         s = accept(s, MoveEvent.INSTANCE_STARTED);
         assertEquals(MovePhase.STARTED, s.phase());
         assertFalse(s.instanceLive(), "a target's instance is the new one, not one to stop");
@@ -80,12 +81,12 @@ class MoveMachineTest {
         s = accept(s, MoveEvent.ROUTING_SWITCHED);
         assertEquals(MovePhase.ACTIVE, s.phase());
         assertTrue(s.phase().terminal());
-        assertEquals(-1, machine.drainEndsAtMs(machine.plan(EX, MoveRole.TARGET, 8, now)));
+        assertEquals(-1, machine.drainEndsAtMs(machine.plan(EX, MoveRole.TARGET, 8, 900_000, now)));
     }
 
     @Test
     void aTargetThatFailsToStartEndsWithItsReason() {
-        MoveState s = machine.plan(EX, MoveRole.TARGET, 8, now);
+        MoveState s = machine.plan(EX, MoveRole.TARGET, 8, 900_000, now);
         s = accept(s, MoveEvent.INSTANCE_FAILED, "starting executor [3, 4] failed: boom");
         assertEquals(MovePhase.START_FAILED, s.phase());
         assertEquals("starting executor [3, 4] failed: boom", s.reason());
@@ -96,7 +97,7 @@ class MoveMachineTest {
 
     @Test
     void connectionsThatNeverGetReadyTimeOutOnlyAfterTheWaitAndRoutingThenSwitchesAnyway() {
-        MoveState s = accept(machine.plan(EX, MoveRole.SOURCE, 1, now), MoveEvent.DETACHED);
+        MoveState s = accept(machine.plan(EX, MoveRole.SOURCE, 1, 900_000, now), MoveEvent.DETACHED);
         s = accept(s, MoveEvent.REFRESHED);
         now += WAIT - 1;
         refused(s, MoveEvent.CONNECTIONS_TIMED_OUT);
@@ -163,11 +164,11 @@ class MoveMachineTest {
         // The events each role may never see in a live phase, at least: a source never starts, a target never
         // detaches or drains.
         assertTrue(refusedCount > 50, "refused " + refusedCount);
-        MoveState source = machine.plan(EX, MoveRole.SOURCE, 1, now);
+        MoveState source = machine.plan(EX, MoveRole.SOURCE, 1, 900_000, now);
         refused(source, MoveEvent.INSTANCE_STARTED);
         refused(source, MoveEvent.INSTANCE_FAILED);
         refused(source, MoveEvent.ROUTING_SWITCHED);
-        MoveState target = machine.plan(EX, MoveRole.TARGET, 1, now);
+        MoveState target = machine.plan(EX, MoveRole.TARGET, 1, 900_000, now);
         refused(target, MoveEvent.DETACHED);
         refused(target, MoveEvent.DRAIN_ELAPSED);
         refused(accept(target, MoveEvent.INSTANCE_STARTED), MoveEvent.INSTANCE_STARTED);
@@ -175,7 +176,7 @@ class MoveMachineTest {
 
     @Test
     void aClockThatStepsBackNeitherRefusesNorEndsAPhaseEarly() {
-        MoveState s = accept(machine.plan(EX, MoveRole.SOURCE, 1, now), MoveEvent.DETACHED);
+        MoveState s = accept(machine.plan(EX, MoveRole.SOURCE, 1, 900_000, now), MoveEvent.DETACHED);
         s = accept(s, MoveEvent.REFRESHED);
         long since = s.phaseSinceMs();
         now -= 10_000;
@@ -193,7 +194,7 @@ class MoveMachineTest {
     /** One state of each phase a role can reach, by accepted steps only. */
     private Set<MoveState> reachable(MoveRole role) {
         Set<MoveState> out = new java.util.LinkedHashSet<>();
-        MoveState s = machine.plan(EX, role, 1, now);
+        MoveState s = machine.plan(EX, role, 1, 900_000, now);
         out.add(s);
         if (role == MoveRole.TARGET) {
             out.add(accept(s, MoveEvent.INSTANCE_FAILED, "no"));
@@ -214,7 +215,7 @@ class MoveMachineTest {
         if (role == MoveRole.SOURCE) {
             out.add(machine.step(s, MoveEvent.DRAIN_ELAPSED, now + DK).after());
         }
-        out.add(accept(machine.plan(EX, role, 1, now), MoveEvent.PLAN_SUPERSEDED));
+        out.add(accept(machine.plan(EX, role, 1, 900_000, now), MoveEvent.PLAN_SUPERSEDED));
         Set<MovePhase> phases = EnumSet.noneOf(MovePhase.class);
         out.forEach(x -> phases.add(x.phase()));
         Set<MovePhase> expected = role == MoveRole.SOURCE

@@ -16,6 +16,13 @@ import io.nonstopstorm.migration.worker.LastKnownAssignment;
 import io.nonstopstorm.migration.worker.LoggedTask;
 import io.nonstopstorm.migration.worker.LiveList;
 import io.nonstopstorm.migration.worker.MigrationEventLog;
+import io.nonstopstorm.migration.worker.MoveBook;
+import io.nonstopstorm.migration.worker.MoveEvent;
+import io.nonstopstorm.migration.worker.MoveMachine;
+import io.nonstopstorm.migration.worker.MovePhase;
+import io.nonstopstorm.migration.worker.MoveRole;
+import io.nonstopstorm.migration.worker.MoveState;
+import io.nonstopstorm.migration.worker.MoveStep;
 import io.nonstopstorm.migration.worker.Once;
 import io.nonstopstorm.migration.worker.ParkedTuples;
 import io.nonstopstorm.migration.worker.PlanWatcher;
@@ -32,7 +39,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,6 +48,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.LongSupplier;
 import org.apache.storm.Config;
 import org.apache.storm.assignments.ILocalAssignmentsBackend;
 import org.apache.storm.assignments.InMemoryAssignmentBackend;
@@ -67,7 +74,8 @@ import org.slf4j.LoggerFactory;
  * connection-refresh timer to run now; inside {@code refreshConnections} the assignment check (where
  * Storm would exit) reconciles the executors; when the refresh has opened connections to the new
  * homes, local senders are switched over (routing epoch); removed executors keep draining for D_K
- * and are then shut down.
+ * and are then shut down. Each executor's move is a {@link MoveBook} entry: this class observes and
+ * applies the effects, {@link MoveMachine} decides which effect comes next.
  */
 public final class NonstopWorkerRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(NonstopWorkerRuntime.class);
@@ -81,47 +89,51 @@ public final class NonstopWorkerRuntime {
     private static final long RETRY_DELAY_MS = 1000;
     /** Test only: every reconcile that changes executors fails, to exercise the exit path. */
     public static final String TEST_FAIL_RECONCILE = "nonstop.migration.test.fail.reconcile";
+    /** The one clock of a worker's migration path (the agent's first event comes before the runtime exists). */
+    private static final LongSupplier WALL_CLOCK = System::currentTimeMillis;
     private static volatile NonstopWorkerRuntime instance;
 
     private final WorkerState ws;
     private final MigrationSettings settings;
     private final PlanStore store;
     private final MigrationEventLog events;
-    private final RetiredTasks retired = new RetiredTasks(FORWARD_TTL_MS, System::currentTimeMillis);
+    private final LongSupplier clock;
+    private final RetiredTasks retired;
     private final ParkedTuples<AddressedTuple> parked;
     private final TupleForwarder forwarder;
-    private final ZkOutage zkOutage = new ZkOutage(System::currentTimeMillis);
+    private final ZkOutage zkOutage;
     private final LastKnownAssignment<Assignment> lastAssignment = new LastKnownAssignment<>();
     private final FailureBudget reconcileFailures = new FailureBudget(ATTEMPTS);
     /** Storm runs refreshConnections on its timer; the plan watcher runs it too, never at the same time. */
     private final ReentrantLock refreshLock = new ReentrantLock();
+    /** Held by Netty's delivery (read) and by changes to the receive queues (write). */
     private final ReentrantReadWriteLock deliveryLock = new ReentrantReadWriteLock();
-    private final ReentrantLock lock = new ReentrantLock();
+    /** Guards {@link #moves} and serialises every call into {@link #swap}. */
+    private final ReentrantLock movesLock = new ReentrantLock();
     private final ScheduledExecutorService scheduler;
-    private final Map<ExecutorRange, ExecutorSwap.Retiring> retiring = new HashMap<>();
+    /** Every executor move under way here; a source's entry holds its draining instance until the lazy kill. */
+    private final MoveBook<ExecutorSwap.Retiring> moves;
     private volatile Worker worker;
     private volatile ExecutorSwap swap;
     private volatile PlanWatcher watcher;
-    /** Removals/additions made by the last reconcile, waiting for the connection refresh to finish. */
-    private Pending pending;
     /** What of the plan concerns this worker, to ignore versions that change only other ports. */
     private volatile String lastRelevant = "";
     /** The last stale plan store this worker said it passed over (said once, not every refresh). */
     private volatile String lastStaleIgnored = "";
 
-    private record Pending(List<ExecutorSwap.Retiring> removed, int added, long planVersion, long planWrittenAtMs,
-                           long reconciledAtMs) {
-    }
-
-    private NonstopWorkerRuntime(WorkerState ws, MigrationSettings settings) {
+    private NonstopWorkerRuntime(WorkerState ws, MigrationSettings settings, LongSupplier clock) {
         this.ws = ws;
         this.settings = settings;
-        this.store = new PlanStore(settings.planFile(), System::currentTimeMillis);
+        this.clock = clock;
+        this.store = new PlanStore(settings.planFile(), clock);
         this.events = new MigrationEventLog(settings.planDir().resolve("worker-" + ws.port + ".events.jsonl"),
-                                            System::currentTimeMillis, settings.eventsMaxBytes());
+                                            clock, settings.eventsMaxBytes());
+        this.retired = new RetiredTasks(FORWARD_TTL_MS, clock);
+        this.zkOutage = new ZkOutage(clock);
+        this.moves = new MoveBook<>(new MoveMachine(settings.connectWaitMs(), settings.lazyKillMs()));
         this.parked = new ParkedTuples<>(PARK_TTL_MS, PARK_CAPACITY, settings.parkedMaxBytes(),
                                          t -> TupleSizeEstimate.of(t.getTuple().getValues()));
-        this.forwarder = new TupleForwarder(ws, retired, parked);
+        this.forwarder = new TupleForwarder(ws, retired, parked, clock);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "nonstop-reconciler");
             t.setDaemon(true);
@@ -144,16 +156,16 @@ public final class NonstopWorkerRuntime {
             }
             VerificationReport report = AgentStatus.resolve(ws.conf);
             if (report != null) {
-                new MigrationEventLog(s.planDir().resolve("worker-" + ws.port + ".events.jsonl"), System::currentTimeMillis,
+                new MigrationEventLog(s.planDir().resolve("worker-" + ws.port + ".events.jsonl"), WALL_CLOCK,
                                       s.eventsMaxBytes())
                     .append("agent", report.fields(ManagementFactory.getRuntimeMXBean().getName(),
-                                                   System.currentTimeMillis()));
+                                                   WALL_CLOCK.getAsLong()));
             }
             if (!AgentStatus.on()) {
                 return; // the ERROR line names what is missing; Storm runs this worker stock
             }
             makeConcurrent(ws);
-            instance = new NonstopWorkerRuntime(ws, s);
+            instance = new NonstopWorkerRuntime(ws, s, WALL_CLOCK);
         } catch (RuntimeException | LinkageError e) {
             LOG.error("nonstop: migration support could not start; this worker behaves like stock Storm", e);
             instance = null;
@@ -416,7 +428,7 @@ public final class NonstopWorkerRuntime {
      */
     private void attach(Worker w) {
         ExecutorSwap s = new ExecutorSwap(ws, NonstopInternals.executorsAtom(w), retired, forwarder, deliveryLock, events,
-                                          parked);
+                                          parked, clock);
         // Storm starts the outbound transfer thread only if the worker had remote targets at start-up;
         // after a migration it may need one.
         if (NonstopInternals.transferThread(w) == null) {
@@ -433,9 +445,9 @@ public final class NonstopWorkerRuntime {
             throw e;
         }
         Thread.setDefaultUncaughtExceptionHandler(new StoppingExecutorGuard(Thread.getDefaultUncaughtExceptionHandler(),
-                                                                            s::lastStopMs));
+                                                                            s::lastStopMs, clock));
         scheduler.scheduleWithFixedDelay(
-            LoggedTask.of(LOG, "expire parked tuples", () -> forwarder.countDropped(parked.expire(System.currentTimeMillis()))),
+            LoggedTask.of(LOG, "expire parked tuples", () -> forwarder.countDropped(parked.expire(clock.getAsLong()))),
             1, 1, TimeUnit.SECONDS);
         events.append("attached", Map.of("topology", ws.topologyId, "port", ws.port, "pid", ProcessHandle.current().pid(),
                                          "executors", ws.localExecutors.size()));
@@ -449,23 +461,22 @@ public final class NonstopWorkerRuntime {
             pw.close();
         }
         scheduler.shutdownNow();
-        lock.lock();
+        movesLock.lock();
         try {
-            for (ExecutorSwap.Retiring r : new ArrayList<>(retiring.values())) {
-                retiring.remove(r.range());
-                swap.finish(r);
+            for (MoveBook.Ended<ExecutorSwap.Retiring> ended : moves.shutdown(clock.getAsLong())) {
+                if (ended.before().instanceLive()) {
+                    stopQuietly(ended.move().handle(), MovePhase.SHUT_DOWN);
+                }
             }
-        } catch (RuntimeException e) {
-            LOG.warn("nonstop: stopping retiring executors at shutdown", e);
         } finally {
-            lock.unlock();
+            movesLock.unlock();
         }
     }
 
     /**
      * Ends the worker the way Storm ends one whose assignment it cannot follow: Storm's supervisor
      * relaunches it on its slot with Nimbus's assignment; the acker replays what was lost. Must not be
-     * called while holding {@link #lock} (Storm's shutdown hook stops the runtime, which takes it).
+     * called while holding {@link #movesLock} (Storm's shutdown hook stops the runtime, which takes it).
      */
     private void exit(String why, Throwable cause) {
         LOG.error("nonstop: {}; exiting so that the supervisor relaunches this worker with its assignment", why, cause);
@@ -493,7 +504,7 @@ public final class NonstopWorkerRuntime {
         }
         lastRelevant = relevant;
         LOG.info("nonstop: plan store v{} (written {} ms ago) changes this worker's view; refreshing",
-                 plan.version(), System.currentTimeMillis() - plan.writtenAtMs());
+                 plan.version(), clock.getAsLong() - plan.writtenAtMs());
         events.append("plan_seen", Map.of("port", ws.port, "plan_version", plan.version(),
                                           "plan_written_ms", plan.writtenAtMs()));
         refreshNow();
@@ -536,7 +547,7 @@ public final class NonstopWorkerRuntime {
         if (d.staleStoreFingerprint() != null) {
             noteStaleStore(plan.get(), d.staleStoreFingerprint(), fingerprint.get());
         }
-        lock.lock();
+        movesLock.lock();
         try {
             Set<ExecutorRange> running = new HashSet<>();
             ws.localExecutors.forEach(e -> running.add(ExecutorRange.of(e)));
@@ -547,7 +558,7 @@ public final class NonstopWorkerRuntime {
             if (Boolean.getBoolean(TEST_FAIL_RECONCILE)) {
                 throw new IllegalStateException("reconcile failure injected (" + TEST_FAIL_RECONCILE + ", test only)");
             }
-            long now = System.currentTimeMillis();
+            long now = clock.getAsLong();
             long version = plan.map(NodePlan::version).orElse(-1L);
             long writtenAt = plan.map(NodePlan::writtenAtMs).orElse(now);
             LOG.info("nonstop: reconciling port {} to plan v{} ({}, {} ms after the plan was written): {}",
@@ -556,31 +567,48 @@ public final class NonstopWorkerRuntime {
             events.append("reconcile", Map.of("port", ws.port, "plan_version", version, "plan_written_ms", writtenAt,
                                               "source", String.valueOf(d.source()),
                                               "added", diff.toAdd().toString(), "removed", diff.toRemove().toString()));
-            List<ExecutorSwap.Retiring> removed = new ArrayList<>();
             for (ExecutorRange r : diff.toRemove()) {
-                ExecutorSwap.Retiring ret = swap.detach(r, now);
-                retiring.put(r, ret);
-                removed.add(ret);
+                stopSuperseded(moves.plan(r, MoveRole.SOURCE, version, writtenAt, now));
+                moves.attach(r, swap.detach(r, now));
+                apply(r, MoveEvent.DETACHED, now, null);
             }
             for (ExecutorRange r : diff.toAdd()) {
-                ExecutorSwap.Retiring old = retiring.remove(r);
-                if (old != null) {
-                    // Coming back before its lazy kill: stop the old instance first, then start afresh.
-                    swap.finish(old);
-                }
+                // Coming back before its lazy kill: the old instance stops first, then one starts afresh.
+                stopSuperseded(moves.plan(r, MoveRole.TARGET, version, writtenAt, now));
             }
-            int added = swap.startAll(new ArrayList<>(diff.toAdd())).started().size();
+            ExecutorSwap.StartResult started = swap.startAll(new ArrayList<>(diff.toAdd()));
+            long startedAt = clock.getAsLong();
+            for (ExecutorRange r : started.started()) {
+                apply(r, MoveEvent.INSTANCE_STARTED, startedAt, null);
+            }
+            for (Map.Entry<ExecutorRange, String> f : started.failed().entrySet()) {
+                apply(f.getKey(), MoveEvent.INSTANCE_FAILED, startedAt, f.getValue());
+                events.append("start_failed", Map.of("port", ws.port, "executor", f.getKey().toString(),
+                                                     "reason", f.getValue(), "phase", MovePhase.START_FAILED.wireName()));
+            }
             recomputeOutboundTasks();
-            Pending prev = pending;
-            List<ExecutorSwap.Retiring> allRemoved = new ArrayList<>(removed);
-            if (prev != null) {
-                allRemoved.addAll(prev.removed());
-            }
-            pending = new Pending(allRemoved, added + (prev == null ? 0 : prev.added()), version, writtenAt, now);
             return true;
         } finally {
-            lock.unlock();
+            movesLock.unlock();
         }
+    }
+
+    /** A move a newer plan ended: an old instance still draining is stopped now. */
+    private void stopSuperseded(Optional<MoveBook.Ended<ExecutorSwap.Retiring>> old) {
+        if (old.isPresent() && old.get().before().instanceLive()) {
+            swap.finish(old.get().move().handle(), MovePhase.SUPERSEDED);
+        }
+    }
+
+    /** Feeds an event to the executor's current move; a refused event is logged and changes nothing. */
+    private Optional<MoveStep> apply(ExecutorRange r, MoveEvent event, long nowMs, String detail) {
+        return apply(r, -1, event, nowMs, detail);
+    }
+
+    private Optional<MoveStep> apply(ExecutorRange r, long moveId, MoveEvent event, long nowMs, String detail) {
+        Optional<MoveStep> step = moves.step(r, moveId, event, nowMs, detail);
+        step.filter(st -> !st.applied()).ifPresent(st -> LOG.warn("nonstop: {} ignored: {}", event, st.illegal()));
+        return step;
     }
 
     private void noteStaleStore(NodePlan plan, String storeFingerprint, String assignmentFingerprint) {
@@ -622,7 +650,7 @@ public final class NonstopWorkerRuntime {
     private void recomputeOutboundTasks() {
         WorkerTopologyContext ctx = ws.getWorkerTopologyContext();
         Set<Integer> senders = new HashSet<>(ws.localTaskIds);
-        for (ExecutorSwap.Retiring r : retiring.values()) {
+        for (ExecutorSwap.Retiring r : moves.liveInstances()) {
             senders.addAll(r.tasks());
         }
         Set<String> components = new HashSet<>();
@@ -643,90 +671,153 @@ public final class NonstopWorkerRuntime {
     // ------------------------------------------------------------------ routing switch and lazy kill
 
     private void scheduleSwitch() {
-        Pending p;
-        lock.lock();
+        List<MoveBook.Move<ExecutorSwap.Retiring>> claimed;
+        movesLock.lock();
         try {
-            p = pending;
-            pending = null;
+            claimed = moves.refreshed(clock.getAsLong());
         } finally {
-            lock.unlock();
+            movesLock.unlock();
         }
-        if (p == null) {
+        if (claimed.isEmpty()) {
             return;
         }
         try {
-            scheduler.execute(LoggedTask.of(LOG, "routing switch", () -> switchRouting(p)));
+            scheduler.execute(LoggedTask.of(LOG, "routing switch", () -> switchRouting(claimed)));
         } catch (java.util.concurrent.RejectedExecutionException e) {
             LOG.debug("nonstop: worker shutting down; routing switch skipped");
         }
     }
 
-    private void switchRouting(Pending p) {
-        long start = System.currentTimeMillis();
-        long deadline = start + settings.connectWaitMs();
-        while (!connectionsReady(p) && System.currentTimeMillis() < deadline) {
+    /**
+     * Waits (up to the machine's connection wait) for the connections to every moved task's new home,
+     * then switches local routing once for all the moves the refresh took; each source then drains for D_K.
+     */
+    private void switchRouting(List<MoveBook.Move<ExecutorSwap.Retiring>> claimed) {
+        long start = clock.getAsLong();
+        long deadline = start + moves.machine().connectWaitMs();
+        boolean allReady;
+        while (!(allReady = claimed.stream().allMatch(this::connectionsReady)) && clock.getAsLong() < deadline) {
             try {
                 Thread.sleep(10);
             } catch (InterruptedException e) {
                 return;
             }
         }
-        int epoch = RoutingEpoch.bump();
-        long now = System.currentTimeMillis();
+        int out = 0;
+        int in = 0;
+        int timedOut = 0;
+        MoveBook.Move<ExecutorSwap.Retiring> latest = claimed.get(0);
+        List<MoveBook.Move<ExecutorSwap.Retiring>> draining = new ArrayList<>();
+        int epoch;
+        long now;
+        movesLock.lock();
+        try {
+            now = clock.getAsLong();
+            for (MoveBook.Move<ExecutorSwap.Retiring> m : claimed) {
+                // Past the deadline each move says for itself; a connection lost since the wait does not
+                // count (the wait saw it ready, and the timeout is not due yet).
+                boolean ready = allReady || connectionsReady(m);
+                timedOut += ready ? 0 : 1;
+                apply(m.state().executor(), m.id(), ready ? MoveEvent.CONNECTIONS_READY : MoveEvent.CONNECTIONS_TIMED_OUT,
+                      now, null);
+            }
+            epoch = RoutingEpoch.bump();
+            for (MoveBook.Move<ExecutorSwap.Retiring> m : claimed) {
+                MoveState s = m.state();
+                if (s.role() == MoveRole.SOURCE) {
+                    out++;
+                } else {
+                    in++;
+                }
+                if (s.planVersion() > latest.state().planVersion()) {
+                    latest = m;
+                }
+                apply(s.executor(), m.id(), MoveEvent.ROUTING_SWITCHED, now, null)
+                    .filter(st -> st.entered(MovePhase.DRAINING)).ifPresent(st -> draining.add(m));
+            }
+        } finally {
+            movesLock.unlock();
+        }
         LOG.info("nonstop: routing epoch {} on port {}: {} executor(s) out, {} in; switched {} ms after the plan "
-                 + "was written ({} ms waiting for connections)", epoch, ws.port, p.removed().size(), p.added(),
-                 now - p.planWrittenAtMs(), now - start);
-        events.append("switch", Map.of("port", ws.port, "epoch", epoch, "plan_version", p.planVersion(),
-                                       "plan_written_ms", p.planWrittenAtMs(), "waited_ms", now - start,
-                                       "out", p.removed().size(), "in", p.added()));
-        for (ExecutorSwap.Retiring r : p.removed()) {
-            scheduler.schedule(LoggedTask.of(LOG, "lazy kill of " + r.range(), () -> lazyKill(r)), settings.lazyKillMs(),
-                               TimeUnit.MILLISECONDS);
+                 + "was written ({} ms waiting for connections{})", epoch, ws.port, out, in,
+                 now - latest.state().planWrittenAtMs(), now - start,
+                 timedOut == 0 ? "" : "; " + timedOut + " move(s) switched without them");
+        events.append("switch", Map.of("port", ws.port, "epoch", epoch, "plan_version", latest.state().planVersion(),
+                                       "plan_written_ms", latest.state().planWrittenAtMs(), "waited_ms", now - start,
+                                       "out", out, "in", in, "timed_out", timedOut));
+        for (MoveBook.Move<ExecutorSwap.Retiring> m : draining) {
+            scheduleLazyKill(m.state().executor(), m.id(), moves.machine().drainMs());
         }
     }
 
-    private boolean connectionsReady(Pending p) {
+    /** A source's connections to its tasks' new home are ready (a target waits for nothing here). */
+    private boolean connectionsReady(MoveBook.Move<ExecutorSwap.Retiring> m) {
+        ExecutorSwap.Retiring r = m.handle();
+        if (m.state().role() != MoveRole.SOURCE || r == null) {
+            return true;
+        }
         Map<Integer, NodeInfo> taskToNode = ws.cachedTaskToNodePort.get();
         Map<NodeInfo, IConnection> connections = ws.cachedNodeToPortSocket.get();
-        for (ExecutorSwap.Retiring r : p.removed()) {
-            for (int t : r.tasks()) {
-                NodeInfo where = taskToNode.get(t);
-                if (where == null) {
-                    return false;
-                }
-                IConnection c = connections.get(where);
-                if (c == null || !WorkerState.isConnectionReady(c)) {
-                    return false;
-                }
+        for (int t : r.tasks()) {
+            NodeInfo where = taskToNode.get(t);
+            if (where == null) {
+                return false;
+            }
+            IConnection c = connections.get(where);
+            if (c == null || !WorkerState.isConnectionReady(c)) {
+                return false;
             }
         }
         return true;
     }
 
-    private void lazyKill(ExecutorSwap.Retiring r) {
-        lock.lock();
+    private void scheduleLazyKill(ExecutorRange range, long moveId, long delayMs) {
         try {
-            if (!Objects.equals(retiring.get(r.range()), r)) {
-                return; // already stopped (it came back, or the worker is shutting down)
+            scheduler.schedule(LoggedTask.of(LOG, "lazy kill of " + range, () -> lazyKill(range, moveId)),
+                               Math.max(1, delayMs), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            LOG.debug("nonstop: worker shutting down; its shutdown stops {}", range);
+        }
+    }
+
+    private void lazyKill(ExecutorRange range, long moveId) {
+        movesLock.lock();
+        try {
+            Optional<MoveBook.Move<ExecutorSwap.Retiring>> current = moves.get(range).filter(m -> m.id() == moveId);
+            if (current.isEmpty()) {
+                return; // that move ended already (the executor came back, or the worker is shutting down)
             }
-            retiring.remove(r.range());
-            swap.finish(r);
-        } catch (RuntimeException e) {
-            LOG.error("nonstop: stopping executor {} failed", r.range(), e);
+            long now = clock.getAsLong();
+            Optional<MoveStep> step = moves.step(range, moveId, MoveEvent.DRAIN_ELAPSED, now, null);
+            if (step.isPresent() && step.get().entered(MovePhase.RETIRED)) {
+                stopQuietly(current.get().handle(), MovePhase.RETIRED);
+            } else if (step.isPresent() && step.get().after().phase() == MovePhase.DRAINING) {
+                // The timer ran on another clock and fired a little early: wait for the rest of D_K.
+                scheduleLazyKill(range, moveId, moves.machine().drainEndsAtMs(step.get().after()) - now);
+                return;
+            }
         } finally {
-            lock.unlock();
+            movesLock.unlock();
         }
         recomputeOutboundTasksLater();
+    }
+
+    private void stopQuietly(ExecutorSwap.Retiring r, MovePhase phase) {
+        try {
+            swap.finish(r, phase);
+        } catch (RuntimeException e) {
+            LOG.error("nonstop: stopping executor {} failed", r.range(), e);
+        }
     }
 
     private void recomputeOutboundTasksLater() {
         // Retired tasks age out of the forwarding set; the next refresh drops their connections.
         scheduler.schedule(LoggedTask.of(LOG, "recompute outbound tasks", () -> {
-            lock.lock();
+            movesLock.lock();
             try {
                 recomputeOutboundTasks();
             } finally {
-                lock.unlock();
+                movesLock.unlock();
             }
         }), FORWARD_TTL_MS + 1000, TimeUnit.MILLISECONDS);
     }
