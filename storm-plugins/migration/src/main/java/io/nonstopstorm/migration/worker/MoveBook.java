@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The moves under way in one worker, one per executor at most, each with the runtime's handle on its
@@ -93,6 +94,52 @@ public final class MoveBook<H> {
             }
         }
         return out;
+    }
+
+    /**
+     * What one routing switch did: how many of the refresh's moves left and arrived, how many switched
+     * without their connections, the newest plan among them, the sources now draining (each needs its
+     * lazy kill), and the events refused (moves that changed meanwhile; for the log).
+     */
+    public record Switch<H>(int out, int in, int timedOut, long planVersion, long planWrittenAtMs,
+                            List<Move<H>> draining, List<MoveStep> refused) {
+    }
+
+    /**
+     * Ends the connection wait of the moves a refresh took and switches them. When the wait saw every
+     * connection ready, each move counts as connected (one lost since does not make the timeout due early);
+     * otherwise each move that is not {@code ready} times out.
+     *
+     * @param claimed what {@link #refreshed} returned; not empty
+     */
+    public Switch<H> switched(List<Move<H>> claimed, boolean allReady, Predicate<Move<H>> ready, long nowMs) {
+        int out = 0;
+        int in = 0;
+        int timedOut = 0;
+        Move<H> latest = claimed.get(0);
+        List<Move<H>> draining = new ArrayList<>();
+        List<MoveStep> refused = new ArrayList<>();
+        for (Move<H> m : claimed) {
+            boolean connected = allReady || ready.test(m);
+            timedOut += connected ? 0 : 1;
+            MoveEvent e = connected ? MoveEvent.CONNECTIONS_READY : MoveEvent.CONNECTIONS_TIMED_OUT;
+            step(m.state().executor(), m.id(), e, nowMs, null).filter(st -> !st.applied()).ifPresent(refused::add);
+            if (m.state().role() == MoveRole.SOURCE) {
+                out++;
+            } else {
+                in++;
+            }
+            if (m.state().planVersion() > latest.state().planVersion()) {
+                latest = m;
+            }
+            Optional<MoveStep> sw = step(m.state().executor(), m.id(), MoveEvent.ROUTING_SWITCHED, nowMs, null);
+            sw.filter(st -> !st.applied()).ifPresent(refused::add);
+            if (sw.isPresent() && sw.get().entered(MovePhase.DRAINING)) {
+                draining.add(moves.get(m.state().executor()));
+            }
+        }
+        return new Switch<>(out, in, timedOut, latest.state().planVersion(), latest.state().planWrittenAtMs(),
+                            draining, refused);
     }
 
     /** The current move of {@code executor}, if any. */

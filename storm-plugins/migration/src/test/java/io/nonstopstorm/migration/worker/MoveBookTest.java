@@ -101,6 +101,60 @@ class MoveBookTest {
     }
 
     @Test
+    void aSwitchAfterTheWaitTimesOutOnlyTheMovesWithoutConnectionsAndDrainsEverySource() {
+        ExecutorRange c = new ExecutorRange(4, 4);
+        book.plan(A, MoveRole.SOURCE, 1, 9_000, now);
+        book.attach(A, "old A");
+        book.step(A, MoveEvent.DETACHED, now, null);
+        book.plan(B, MoveRole.SOURCE, 2, 9_500, now);
+        book.attach(B, "old B");
+        book.step(B, MoveEvent.DETACHED, now, null);
+        book.plan(c, MoveRole.TARGET, 2, 9_500, now);
+        book.step(c, MoveEvent.INSTANCE_STARTED, now, null);
+        List<MoveBook.Move<String>> claimed = book.refreshed(now);
+        now += 1_000;
+        MoveBook.Switch<String> sw = book.switched(claimed, false, m -> !m.state().executor().equals(B), now);
+        assertEquals(2, sw.out());
+        assertEquals(1, sw.in());
+        assertEquals(1, sw.timedOut());
+        assertEquals(2, sw.planVersion());
+        assertEquals(9_500, sw.planWrittenAtMs());
+        assertTrue(sw.refused().isEmpty(), () -> sw.refused().toString());
+        assertEquals(List.of(A, B), sw.draining().stream().map(m -> m.state().executor()).toList());
+        assertEquals(MovePhase.DRAINING, phase(A));
+        assertEquals(MovePhase.DRAINING, phase(B));
+        assertEquals("connections not ready after 1000 ms", book.get(B).orElseThrow().state().reason());
+        assertTrue(book.get(c).isEmpty(), "the target's move is complete");
+    }
+
+    @Test
+    void aMoveSupersededDuringTheWaitIsLeftToItsSuccessorAndTheRestSwitch() {
+        book.plan(A, MoveRole.SOURCE, 1, 9_000, now);
+        book.attach(A, "old A");
+        book.step(A, MoveEvent.DETACHED, now, null);
+        book.plan(B, MoveRole.TARGET, 1, 9_000, now);
+        book.step(B, MoveEvent.INSTANCE_STARTED, now, null);
+        List<MoveBook.Move<String>> claimed = book.refreshed(now);
+        MoveBook.Ended<String> old = book.plan(A, MoveRole.TARGET, 2, 9_900, now).orElseThrow();
+        assertTrue(old.before().instanceLive());
+        MoveBook.Switch<String> sw = book.switched(claimed, true, m -> true, now);
+        assertTrue(sw.draining().isEmpty());
+        assertEquals(MovePhase.PLANNED, phase(A), "the new move of A is not touched by the old switch");
+        assertTrue(book.get(B).isEmpty());
+    }
+
+    @Test
+    void aTimeoutBeforeTheWaitEndedIsRefusedAndReported() {
+        book.plan(A, MoveRole.SOURCE, 1, 9_000, now);
+        book.attach(A, "old A");
+        book.step(A, MoveEvent.DETACHED, now, null);
+        MoveBook.Switch<String> sw = book.switched(book.refreshed(now), false, m -> false, now + 999);
+        assertEquals(2, sw.refused().size(), "the timeout, and then the switch, are refused");
+        assertEquals(MovePhase.CONNECTING, phase(A));
+        assertEquals(List.of("old A"), book.liveInstances(), "the old instance is still the book's");
+    }
+
+    @Test
     void attachingWithoutAMoveIsAnError() {
         assertThrows(IllegalStateException.class, () -> book.attach(A, "x"));
     }

@@ -21,7 +21,6 @@ import io.nonstopstorm.migration.worker.MoveEvent;
 import io.nonstopstorm.migration.worker.MoveMachine;
 import io.nonstopstorm.migration.worker.MovePhase;
 import io.nonstopstorm.migration.worker.MoveRole;
-import io.nonstopstorm.migration.worker.MoveState;
 import io.nonstopstorm.migration.worker.MoveStep;
 import io.nonstopstorm.migration.worker.Once;
 import io.nonstopstorm.migration.worker.ParkedTuples;
@@ -703,49 +702,26 @@ public final class NonstopWorkerRuntime {
                 return;
             }
         }
-        int out = 0;
-        int in = 0;
-        int timedOut = 0;
-        MoveBook.Move<ExecutorSwap.Retiring> latest = claimed.get(0);
-        List<MoveBook.Move<ExecutorSwap.Retiring>> draining = new ArrayList<>();
+        MoveBook.Switch<ExecutorSwap.Retiring> done;
         int epoch;
         long now;
         movesLock.lock();
         try {
             now = clock.getAsLong();
-            for (MoveBook.Move<ExecutorSwap.Retiring> m : claimed) {
-                // Past the deadline each move says for itself; a connection lost since the wait does not
-                // count (the wait saw it ready, and the timeout is not due yet).
-                boolean ready = allReady || connectionsReady(m);
-                timedOut += ready ? 0 : 1;
-                apply(m.state().executor(), m.id(), ready ? MoveEvent.CONNECTIONS_READY : MoveEvent.CONNECTIONS_TIMED_OUT,
-                      now, null);
-            }
+            done = moves.switched(claimed, allReady, this::connectionsReady, now);
             epoch = RoutingEpoch.bump();
-            for (MoveBook.Move<ExecutorSwap.Retiring> m : claimed) {
-                MoveState s = m.state();
-                if (s.role() == MoveRole.SOURCE) {
-                    out++;
-                } else {
-                    in++;
-                }
-                if (s.planVersion() > latest.state().planVersion()) {
-                    latest = m;
-                }
-                apply(s.executor(), m.id(), MoveEvent.ROUTING_SWITCHED, now, null)
-                    .filter(st -> st.entered(MovePhase.DRAINING)).ifPresent(st -> draining.add(m));
-            }
         } finally {
             movesLock.unlock();
         }
+        done.refused().forEach(st -> LOG.warn("nonstop: {} ignored: {}", st.event(), st.illegal()));
         LOG.info("nonstop: routing epoch {} on port {}: {} executor(s) out, {} in; switched {} ms after the plan "
-                 + "was written ({} ms waiting for connections{})", epoch, ws.port, out, in,
-                 now - latest.state().planWrittenAtMs(), now - start,
-                 timedOut == 0 ? "" : "; " + timedOut + " move(s) switched without them");
-        events.append("switch", Map.of("port", ws.port, "epoch", epoch, "plan_version", latest.state().planVersion(),
-                                       "plan_written_ms", latest.state().planWrittenAtMs(), "waited_ms", now - start,
-                                       "out", out, "in", in, "timed_out", timedOut));
-        for (MoveBook.Move<ExecutorSwap.Retiring> m : draining) {
+                 + "was written ({} ms waiting for connections{})", epoch, ws.port, done.out(), done.in(),
+                 now - done.planWrittenAtMs(), now - start,
+                 done.timedOut() == 0 ? "" : "; " + done.timedOut() + " move(s) switched without them");
+        events.append("switch", Map.of("port", ws.port, "epoch", epoch, "plan_version", done.planVersion(),
+                                       "plan_written_ms", done.planWrittenAtMs(), "waited_ms", now - start,
+                                       "out", done.out(), "in", done.in(), "timed_out", done.timedOut()));
+        for (MoveBook.Move<ExecutorSwap.Retiring> m : done.draining()) {
             scheduleLazyKill(m.state().executor(), m.id(), moves.machine().drainMs());
         }
     }
