@@ -8,7 +8,6 @@ import io.nonstopstorm.migration.plan.PlanFormatException;
 import io.nonstopstorm.migration.plan.PlanStore;
 import io.nonstopstorm.migration.plan.PortPlan;
 import io.nonstopstorm.migration.reconcile.DesiredExecutors;
-import io.nonstopstorm.migration.reconcile.ExecutorDiff;
 import io.nonstopstorm.migration.verify.AgentStatus;
 import io.nonstopstorm.migration.verify.VerificationReport;
 import io.nonstopstorm.migration.worker.FailureBudget;
@@ -16,17 +15,10 @@ import io.nonstopstorm.migration.worker.LastKnownAssignment;
 import io.nonstopstorm.migration.worker.LoggedTask;
 import io.nonstopstorm.migration.worker.LiveList;
 import io.nonstopstorm.migration.worker.MigrationEventLog;
-import io.nonstopstorm.migration.worker.MoveBook;
-import io.nonstopstorm.migration.worker.MoveEvent;
-import io.nonstopstorm.migration.worker.MoveMachine;
-import io.nonstopstorm.migration.worker.MovePhase;
-import io.nonstopstorm.migration.worker.MoveRole;
-import io.nonstopstorm.migration.worker.MoveStep;
 import io.nonstopstorm.migration.worker.Once;
 import io.nonstopstorm.migration.worker.ParkedTuples;
 import io.nonstopstorm.migration.worker.PlanWatcher;
 import io.nonstopstorm.migration.worker.RetiredTasks;
-import io.nonstopstorm.migration.worker.RoutingEpoch;
 import io.nonstopstorm.migration.worker.TupleSizeEstimate;
 import io.nonstopstorm.migration.worker.ZkOutage;
 import java.io.IOException;
@@ -34,7 +26,6 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -53,10 +44,7 @@ import org.apache.storm.assignments.ILocalAssignmentsBackend;
 import org.apache.storm.assignments.InMemoryAssignmentBackend;
 import org.apache.storm.executor.IRunningExecutor;
 import org.apache.storm.generated.Assignment;
-import org.apache.storm.generated.Grouping;
 import org.apache.storm.generated.NodeInfo;
-import org.apache.storm.messaging.IConnection;
-import org.apache.storm.task.WorkerTopologyContext;
 import org.apache.storm.tuple.AddressedTuple;
 import org.apache.storm.utils.ConfigUtils;
 import org.apache.storm.utils.ObjectReader;
@@ -73,8 +61,7 @@ import org.slf4j.LoggerFactory;
  * connection-refresh timer to run now; inside {@code refreshConnections} the assignment check (where
  * Storm would exit) reconciles the executors; when the refresh has opened connections to the new
  * homes, local senders are switched over (routing epoch); removed executors keep draining for D_K
- * and are then shut down. Each executor's move is a {@link MoveBook} entry: this class observes and
- * applies the effects, {@link MoveMachine} decides which effect comes next.
+ * and are then shut down: {@link LiveMoves} runs each executor's move.
  */
 public final class NonstopWorkerRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(NonstopWorkerRuntime.class);
@@ -107,13 +94,9 @@ public final class NonstopWorkerRuntime {
     private final ReentrantLock refreshLock = new ReentrantLock();
     /** Held by Netty's delivery (read) and by changes to the receive queues (write). */
     private final ReentrantReadWriteLock deliveryLock = new ReentrantReadWriteLock();
-    /** Guards {@link #moves} and serialises every call into {@link #swap}. */
-    private final ReentrantLock movesLock = new ReentrantLock();
     private final ScheduledExecutorService scheduler;
-    /** Every executor move under way here; a source's entry holds its draining instance until the lazy kill. */
-    private final MoveBook<ExecutorSwap.Retiring> moves;
+    private final LiveMoves moveSet;
     private volatile Worker worker;
-    private volatile ExecutorSwap swap;
     private volatile PlanWatcher watcher;
     /** What of the plan concerns this worker, to ignore versions that change only other ports. */
     private volatile String lastRelevant = "";
@@ -129,7 +112,6 @@ public final class NonstopWorkerRuntime {
                                             clock, settings.eventsMaxBytes());
         this.retired = new RetiredTasks(FORWARD_TTL_MS, clock);
         this.zkOutage = new ZkOutage(clock);
-        this.moves = new MoveBook<>(new MoveMachine(settings.connectWaitMs(), settings.lazyKillMs()));
         this.parked = new ParkedTuples<>(PARK_TTL_MS, PARK_CAPACITY, settings.parkedMaxBytes(),
                                          t -> TupleSizeEstimate.of(t.getTuple().getValues()));
         this.forwarder = new TupleForwarder(ws, retired, parked, clock);
@@ -138,6 +120,7 @@ public final class NonstopWorkerRuntime {
             t.setDaemon(true);
             return t;
         });
+        this.moveSet = new LiveMoves(ws, settings, events, clock, retired, parked, scheduler, FORWARD_TTL_MS);
     }
 
     // ------------------------------------------------------------------ entry points (agent advice)
@@ -237,7 +220,7 @@ public final class NonstopWorkerRuntime {
             return;
         }
         try {
-            rt.scheduleSwitch();
+            rt.moveSet.scheduleSwitch();
         } finally {
             if (locked) {
                 rt.refreshLock.unlock();
@@ -436,11 +419,11 @@ public final class NonstopWorkerRuntime {
             NonstopInternals.setTransferThread(w, t);
         }
         this.worker = w;
-        this.swap = s;
+        moveSet.attach(s);
         try {
             watcher = new PlanWatcher(store, settings.workerSyncMs(), settings.push(), this::onPlanVersion).start();
         } catch (RuntimeException | LinkageError e) {
-            this.swap = null;
+            moveSet.attach(null);
             throw e;
         }
         Thread.setDefaultUncaughtExceptionHandler(new StoppingExecutorGuard(Thread.getDefaultUncaughtExceptionHandler(),
@@ -460,22 +443,13 @@ public final class NonstopWorkerRuntime {
             pw.close();
         }
         scheduler.shutdownNow();
-        movesLock.lock();
-        try {
-            for (MoveBook.Ended<ExecutorSwap.Retiring> ended : moves.shutdown(clock.getAsLong())) {
-                if (ended.before().instanceLive()) {
-                    stopQuietly(ended.move().handle(), MovePhase.SHUT_DOWN);
-                }
-            }
-        } finally {
-            movesLock.unlock();
-        }
+        moveSet.shutdown();
     }
 
     /**
      * Ends the worker the way Storm ends one whose assignment it cannot follow: Storm's supervisor
      * relaunches it on its slot with Nimbus's assignment; the acker replays what was lost. Must not be
-     * called while holding {@link #movesLock} (Storm's shutdown hook stops the runtime, which takes it).
+     * called while holding the moves' lock (Storm's shutdown hook stops the runtime, which takes it).
      */
     private void exit(String why, Throwable cause) {
         LOG.error("nonstop: {}; exiting so that the supervisor relaunches this worker with its assignment", why, cause);
@@ -524,7 +498,7 @@ public final class NonstopWorkerRuntime {
     // ------------------------------------------------------------------ reconcile
 
     private boolean reconcile(Assignment assignment) {
-        if (swap == null) {
+        if (!moveSet.attached()) {
             // Still loading: the executors being started come from this very assignment.
             return true;
         }
@@ -546,68 +520,7 @@ public final class NonstopWorkerRuntime {
         if (d.staleStoreFingerprint() != null) {
             noteStaleStore(plan.get(), d.staleStoreFingerprint(), fingerprint.get());
         }
-        movesLock.lock();
-        try {
-            Set<ExecutorRange> running = new HashSet<>();
-            ws.localExecutors.forEach(e -> running.add(ExecutorRange.of(e)));
-            ExecutorDiff diff = ExecutorDiff.between(running, d.executors());
-            if (diff.isEmpty()) {
-                return true;
-            }
-            if (Boolean.getBoolean(TEST_FAIL_RECONCILE)) {
-                throw new IllegalStateException("reconcile failure injected (" + TEST_FAIL_RECONCILE + ", test only)");
-            }
-            long now = clock.getAsLong();
-            long version = plan.map(NodePlan::version).orElse(-1L);
-            long writtenAt = plan.map(NodePlan::writtenAtMs).orElse(now);
-            LOG.info("nonstop: reconciling port {} to plan v{} ({}, {} ms after the plan was written): {}",
-                     ws.port, version, d.source(), now - writtenAt, diff);
-            parked.newMove();
-            events.append("reconcile", Map.of("port", ws.port, "plan_version", version, "plan_written_ms", writtenAt,
-                                              "source", String.valueOf(d.source()),
-                                              "added", diff.toAdd().toString(), "removed", diff.toRemove().toString()));
-            for (ExecutorRange r : diff.toRemove()) {
-                stopSuperseded(moves.plan(r, MoveRole.SOURCE, version, writtenAt, now));
-                moves.attach(r, swap.detach(r, now));
-                apply(r, MoveEvent.DETACHED, now, null);
-            }
-            for (ExecutorRange r : diff.toAdd()) {
-                // Coming back before its lazy kill: the old instance stops first, then one starts afresh.
-                stopSuperseded(moves.plan(r, MoveRole.TARGET, version, writtenAt, now));
-            }
-            ExecutorSwap.StartResult started = swap.startAll(new ArrayList<>(diff.toAdd()));
-            long startedAt = clock.getAsLong();
-            for (ExecutorRange r : started.started()) {
-                apply(r, MoveEvent.INSTANCE_STARTED, startedAt, null);
-            }
-            for (Map.Entry<ExecutorRange, String> f : started.failed().entrySet()) {
-                apply(f.getKey(), MoveEvent.INSTANCE_FAILED, startedAt, f.getValue());
-                events.append("start_failed", Map.of("port", ws.port, "executor", f.getKey().toString(),
-                                                     "reason", f.getValue(), "phase", MovePhase.START_FAILED.wireName()));
-            }
-            recomputeOutboundTasks();
-            return true;
-        } finally {
-            movesLock.unlock();
-        }
-    }
-
-    /** A move a newer plan ended: an old instance still draining is stopped now. */
-    private void stopSuperseded(Optional<MoveBook.Ended<ExecutorSwap.Retiring>> old) {
-        if (old.isPresent() && old.get().before().instanceLive()) {
-            swap.finish(old.get().move().handle(), MovePhase.SUPERSEDED);
-        }
-    }
-
-    /** Feeds an event to the executor's current move; a refused event is logged and changes nothing. */
-    private Optional<MoveStep> apply(ExecutorRange r, MoveEvent event, long nowMs, String detail) {
-        return apply(r, -1, event, nowMs, detail);
-    }
-
-    private Optional<MoveStep> apply(ExecutorRange r, long moveId, MoveEvent event, long nowMs, String detail) {
-        Optional<MoveStep> step = moves.step(r, moveId, event, nowMs, detail);
-        step.filter(st -> !st.applied()).ifPresent(st -> LOG.warn("nonstop: {} ignored: {}", event, st.illegal()));
-        return step;
+        return moveSet.reconcile(d.executors(), plan, String.valueOf(d.source()));
     }
 
     private void noteStaleStore(NodePlan plan, String storeFingerprint, String assignmentFingerprint) {
@@ -636,165 +549,5 @@ public final class NonstopWorkerRuntime {
             }
         }
         return out;
-    }
-
-    /**
-     * Storm computes the tasks this worker sends to once; with executors coming and going it is the
-     * targets of every local component and of every executor still draining before its lazy kill, plus
-     * tasks that just left (so tuples can follow them). Without the draining executors' targets, the next
-     * connection refresh forgets their addresses and Storm's transfer drops what they emit ("No remote
-     * destination available for task"): every tuple tree still queued at the moved executor is lost,
-     * which stalls a spout held at topology.max.spout.pending for a whole message timeout.
-     */
-    private void recomputeOutboundTasks() {
-        WorkerTopologyContext ctx = ws.getWorkerTopologyContext();
-        Set<Integer> senders = new HashSet<>(ws.localTaskIds);
-        for (ExecutorSwap.Retiring r : moves.liveInstances()) {
-            senders.addAll(r.tasks());
-        }
-        Set<String> components = new HashSet<>();
-        for (Integer task : senders) {
-            for (Map<String, Grouping> targets : ctx.getTargets(ctx.getComponentId(task)).values()) {
-                components.addAll(targets.keySet());
-            }
-        }
-        Set<Integer> next = new HashSet<>(retired.live());
-        for (String c : components) {
-            next.addAll(ctx.getComponentTasks(c));
-        }
-        Set<Integer> outbound = NonstopInternals.outboundTasks(ws);
-        outbound.addAll(next);
-        outbound.retainAll(next);
-    }
-
-    // ------------------------------------------------------------------ routing switch and lazy kill
-
-    private void scheduleSwitch() {
-        List<MoveBook.Move<ExecutorSwap.Retiring>> claimed;
-        movesLock.lock();
-        try {
-            claimed = moves.refreshed(clock.getAsLong());
-        } finally {
-            movesLock.unlock();
-        }
-        if (claimed.isEmpty()) {
-            return;
-        }
-        try {
-            scheduler.execute(LoggedTask.of(LOG, "routing switch", () -> switchRouting(claimed)));
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            LOG.debug("nonstop: worker shutting down; routing switch skipped");
-        }
-    }
-
-    /**
-     * Waits (up to the machine's connection wait) for the connections to every moved task's new home,
-     * then switches local routing once for all the moves the refresh took; each source then drains for D_K.
-     */
-    private void switchRouting(List<MoveBook.Move<ExecutorSwap.Retiring>> claimed) {
-        long start = clock.getAsLong();
-        long deadline = start + moves.machine().connectWaitMs();
-        boolean allReady;
-        while (!(allReady = claimed.stream().allMatch(this::connectionsReady)) && clock.getAsLong() < deadline) {
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                return;
-            }
-        }
-        MoveBook.Switch<ExecutorSwap.Retiring> done;
-        int epoch;
-        long now;
-        movesLock.lock();
-        try {
-            now = clock.getAsLong();
-            done = moves.switched(claimed, allReady, this::connectionsReady, now);
-            epoch = RoutingEpoch.bump();
-        } finally {
-            movesLock.unlock();
-        }
-        done.refused().forEach(st -> LOG.warn("nonstop: {} ignored: {}", st.event(), st.illegal()));
-        LOG.info("nonstop: routing epoch {} on port {}: {} executor(s) out, {} in; switched {} ms after the plan "
-                 + "was written ({} ms waiting for connections{})", epoch, ws.port, done.out(), done.in(),
-                 now - done.planWrittenAtMs(), now - start,
-                 done.timedOut() == 0 ? "" : "; " + done.timedOut() + " move(s) switched without them");
-        events.append("switch", Map.of("port", ws.port, "epoch", epoch, "plan_version", done.planVersion(),
-                                       "plan_written_ms", done.planWrittenAtMs(), "waited_ms", now - start,
-                                       "out", done.out(), "in", done.in(), "timed_out", done.timedOut()));
-        for (MoveBook.Move<ExecutorSwap.Retiring> m : done.draining()) {
-            scheduleLazyKill(m.state().executor(), m.id(), moves.machine().drainMs());
-        }
-    }
-
-    /** A source's connections to its tasks' new home are ready (a target waits for nothing here). */
-    private boolean connectionsReady(MoveBook.Move<ExecutorSwap.Retiring> m) {
-        ExecutorSwap.Retiring r = m.handle();
-        if (m.state().role() != MoveRole.SOURCE || r == null) {
-            return true;
-        }
-        Map<Integer, NodeInfo> taskToNode = ws.cachedTaskToNodePort.get();
-        Map<NodeInfo, IConnection> connections = ws.cachedNodeToPortSocket.get();
-        for (int t : r.tasks()) {
-            NodeInfo where = taskToNode.get(t);
-            if (where == null) {
-                return false;
-            }
-            IConnection c = connections.get(where);
-            if (c == null || !WorkerState.isConnectionReady(c)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private void scheduleLazyKill(ExecutorRange range, long moveId, long delayMs) {
-        try {
-            scheduler.schedule(LoggedTask.of(LOG, "lazy kill of " + range, () -> lazyKill(range, moveId)),
-                               Math.max(1, delayMs), TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            LOG.debug("nonstop: worker shutting down; its shutdown stops {}", range);
-        }
-    }
-
-    private void lazyKill(ExecutorRange range, long moveId) {
-        movesLock.lock();
-        try {
-            Optional<MoveBook.Move<ExecutorSwap.Retiring>> current = moves.get(range).filter(m -> m.id() == moveId);
-            if (current.isEmpty()) {
-                return; // that move ended already (the executor came back, or the worker is shutting down)
-            }
-            long now = clock.getAsLong();
-            Optional<MoveStep> step = moves.step(range, moveId, MoveEvent.DRAIN_ELAPSED, now, null);
-            if (step.isPresent() && step.get().entered(MovePhase.RETIRED)) {
-                stopQuietly(current.get().handle(), MovePhase.RETIRED);
-            } else if (step.isPresent() && step.get().after().phase() == MovePhase.DRAINING) {
-                // The timer ran on another clock and fired a little early: wait for the rest of D_K.
-                scheduleLazyKill(range, moveId, moves.machine().drainEndsAtMs(step.get().after()) - now);
-                return;
-            }
-        } finally {
-            movesLock.unlock();
-        }
-        recomputeOutboundTasksLater();
-    }
-
-    private void stopQuietly(ExecutorSwap.Retiring r, MovePhase phase) {
-        try {
-            swap.finish(r, phase);
-        } catch (RuntimeException e) {
-            LOG.error("nonstop: stopping executor {} failed", r.range(), e);
-        }
-    }
-
-    private void recomputeOutboundTasksLater() {
-        // Retired tasks age out of the forwarding set; the next refresh drops their connections.
-        scheduler.schedule(LoggedTask.of(LOG, "recompute outbound tasks", () -> {
-            movesLock.lock();
-            try {
-                recomputeOutboundTasks();
-            } finally {
-                movesLock.unlock();
-            }
-        }), FORWARD_TTL_MS + 1000, TimeUnit.MILLISECONDS);
     }
 }
