@@ -43,7 +43,8 @@ public final class MoveBook<H> {
                                       "plan v" + planVersion + " changed it again");
             old = Optional.of(new Ended<>(new Move<>(prev.id(), s.after(), prev.handle()), prev.state()));
         }
-        moves.put(executor, new Move<>(nextId++, machine.plan(executor, role, planVersion, planWrittenAtMs, nowMs), null));
+        MoveState planned = machine.plan(executor, role, planVersion, planWrittenAtMs, nowMs);
+        moves.put(executor, new Move<>(nextId++, planned, null));
         return old;
     }
 

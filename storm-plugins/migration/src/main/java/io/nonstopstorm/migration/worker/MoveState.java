@@ -24,7 +24,8 @@ public record MoveState(ExecutorRange executor, MoveRole role, MovePhase phase, 
 
     MoveState to(MovePhase next, long nowMs, String why) {
         long switched = next == MovePhase.DRAINING || next == MovePhase.ACTIVE ? nowMs : switchedAtMs;
-        return new MoveState(executor, role, next, planVersion, planWrittenAtMs, plannedAtMs, nowMs, switched, why == null ? reason : why);
+        return new MoveState(executor, role, next, planVersion, planWrittenAtMs, plannedAtMs, nowMs, switched,
+                             why == null ? reason : why);
     }
 
     /** Whether the old executor instance still runs (a source before its stop). */

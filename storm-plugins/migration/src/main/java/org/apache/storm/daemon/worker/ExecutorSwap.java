@@ -319,7 +319,8 @@ final class ExecutorSwap {
         int metrics = MetricsJanitor.purge(ws.getMetricRegistry(), r.componentId(), r.tasks(), ws.port);
         lastStopMs = clock.getAsLong();
         events.append("stopped", Map.ofEntries(
-            Map.entry("port", ws.port), Map.entry("executor", r.range().toString()), Map.entry("component", r.componentId()),
+            Map.entry("port", ws.port), Map.entry("executor", r.range().toString()),
+            Map.entry("component", r.componentId()),
             Map.entry("queued", leftover), Map.entry("forwarded", forwarded), Map.entry("timers", timers),
             Map.entry("metrics", metrics), Map.entry("forwarded_total", forwarder.forwarded()),
             Map.entry("dropped_total", forwarder.dropped()), Map.entry("phase", phase.wireName())));

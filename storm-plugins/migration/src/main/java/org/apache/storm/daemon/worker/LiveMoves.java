@@ -98,8 +98,8 @@ final class LiveMoves {
                 return true;
             }
             if (Boolean.getBoolean(NonstopWorkerRuntime.TEST_FAIL_RECONCILE)) {
-                throw new IllegalStateException("reconcile failure injected (" + NonstopWorkerRuntime.TEST_FAIL_RECONCILE
-                                                + ", test only)");
+                throw new IllegalStateException("reconcile failure injected ("
+                                                + NonstopWorkerRuntime.TEST_FAIL_RECONCILE + ", test only)");
             }
             long now = clock.getAsLong();
             long version = plan.map(NodePlan::version).orElse(-1L);
@@ -127,7 +127,8 @@ final class LiveMoves {
             for (Map.Entry<ExecutorRange, String> f : started.failed().entrySet()) {
                 apply(f.getKey(), MoveEvent.INSTANCE_FAILED, startedAt, f.getValue());
                 events.append("start_failed", Map.of("port", ws.port, "executor", f.getKey().toString(),
-                                                     "reason", f.getValue(), "phase", MovePhase.START_FAILED.wireName()));
+                                                     "reason", f.getValue(),
+                                                     "phase", MovePhase.START_FAILED.wireName()));
             }
             recomputeOutboundTasks();
             return true;
