@@ -17,8 +17,9 @@ import pytest
 from pycontrol import zk
 from pycontrol.cluster.layout import Layout
 from pycontrol.migration.migrate import migrate, wait_decision, where_is, write_plan
+from pycontrol.migration.events import first
 from pycontrol.migration.observe import slot_events, wait_move_done, worker_pids
-from pycontrol.migration.plan import parse_executor
+from pycontrol.migration.plan import executor_key, parse_executor
 from pycontrol.storm import placement, submit
 from pycontrol.workloads.submit import submit_workload
 from tests.conftest import wait_for
@@ -73,6 +74,12 @@ def _move(cluster, topo_id, client, component: str) -> dict:
     assert where_is(rest, topo_id, parse_executor(mover.executor)) == target
     # Started in the target worker, shut down in the source worker after the lazy kill...
     timeline = wait_move_done(cluster.spec, parse_executor(mover.executor), source, target, t0_ms, 90)
+    # ...each worker's events naming the phase its side of the move reached...
+    key = executor_key(*parse_executor(mover.executor))
+    assert first(slot_events(cluster.spec, target), "started", t0_ms, executor=key)["phase"] == "started"
+    assert first(slot_events(cluster.spec, source), "stopped", t0_ms, executor=key)["phase"] == "retired"
+    switched = first(slot_events(cluster.spec, source), "switch", t0_ms)
+    assert switched["out"] >= 1 and 0 <= switched["timed_out"] <= switched["out"], switched
     # ...and neither worker JVM restarted.
     assert worker_pids(cluster.spec, topo_id, set(slots)) == pids
     assert all(psutil.pid_exists(p) for p in pids.values())

@@ -3,6 +3,7 @@ package org.apache.storm.daemon.worker;
 import io.nonstopstorm.migration.plan.ExecutorRange;
 import io.nonstopstorm.migration.worker.ExecutorTimers;
 import io.nonstopstorm.migration.worker.MigrationEventLog;
+import io.nonstopstorm.migration.worker.MovePhase;
 import io.nonstopstorm.migration.worker.ParkedTuples;
 import io.nonstopstorm.migration.worker.RetiredTasks;
 import io.nonstopstorm.migration.worker.RoutingEpoch;
@@ -19,6 +20,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReadWriteLock;
+import java.util.function.LongSupplier;
 import org.apache.storm.Config;
 import org.apache.storm.daemon.StormCommon;
 import org.apache.storm.daemon.worker.BackPressureTracker.BackpressureState;
@@ -63,11 +65,12 @@ final class ExecutorSwap {
     private final ReadWriteLock deliveryLock;
     private final MigrationEventLog events;
     private final ParkedTuples<AddressedTuple> parked;
+    private final LongSupplier clock;
     private volatile long lastStopMs = 0;
 
     ExecutorSwap(WorkerState ws, AtomicReference<List<IRunningExecutor>> executors, RetiredTasks retired,
                  TupleForwarder forwarder, ReadWriteLock deliveryLock, MigrationEventLog events,
-                 ParkedTuples<AddressedTuple> parked) {
+                 ParkedTuples<AddressedTuple> parked, LongSupplier clock) {
         this.ws = ws;
         this.executors = executors;
         this.retired = retired;
@@ -75,6 +78,7 @@ final class ExecutorSwap {
         this.deliveryLock = deliveryLock;
         this.events = events;
         this.parked = parked;
+        this.clock = clock;
     }
 
     /** An executor registered in the worker's routing structures, whose Executor object is not built yet. */
@@ -208,7 +212,7 @@ final class ExecutorSwap {
             Map.entry("prepare_ms", (p.t1() - p.t0()) / 1_000_000),
             Map.entry("create_ms", (built.endNs() - built.startNs()) / 1_000_000),
             Map.entry("ready_ms", (t2 - p.t1()) / 1_000_000), Map.entry("launch_ms", (t3 - t2) / 1_000_000),
-            Map.entry("batch", batch)));
+            Map.entry("batch", batch), Map.entry("phase", MovePhase.STARTED.wireName())));
     }
 
     private void rollBackStart(List<Long> id, List<Integer> tasks, String component, JCQueue queue,
@@ -283,9 +287,11 @@ final class ExecutorSwap {
      * Phase two: after the lazy-kill delay the executor stops receiving, is shut down (thread,
      * hooks, bolt cleanup, a ShellBolt's child process), its tick timers are cancelled, tuples still in
      * its queue are forwarded to the new home, and its metrics are deregistered.
+     *
+     * @param phase the move's phase that stops it (retired, superseded, shut down), written to the event
      */
-    void finish(Retiring r) {
-        lastStopMs = System.currentTimeMillis();
+    void finish(Retiring r, MovePhase phase) {
+        lastStopMs = clock.getAsLong();
         // Normally gone since the switch; when the executor stops without one (it came back, or the worker
         // shuts down), no local sender may keep its queue.
         if (leaveLocalRoutes(r)) {
@@ -336,13 +342,16 @@ final class ExecutorSwap {
             forwarded = rest.isEmpty() ? 0 : forwarder.forwardAll(rest);
         }
         int metrics = MetricsJanitor.purge(ws.getMetricRegistry(), r.componentId(), r.tasks(), ws.port);
-        lastStopMs = System.currentTimeMillis();
-        events.append("stopped", Map.of("port", ws.port, "executor", r.range().toString(), "component", r.componentId(),
-                                        "queued", leftover, "forwarded", forwarded, "timers", timers, "metrics", metrics,
-                                        "forwarded_total", forwarder.forwarded(), "dropped_total", forwarder.dropped()));
+        lastStopMs = clock.getAsLong();
+        events.append("stopped", Map.ofEntries(
+            Map.entry("port", ws.port), Map.entry("executor", r.range().toString()),
+            Map.entry("component", r.componentId()),
+            Map.entry("queued", leftover), Map.entry("forwarded", forwarded), Map.entry("timers", timers),
+            Map.entry("metrics", metrics), Map.entry("forwarded_total", forwarder.forwarded()),
+            Map.entry("dropped_total", forwarder.dropped()), Map.entry("phase", phase.wireName())));
         LOG.info("nonstop: executor {} ({}) stopped {} ms after leaving routing; {} queued tuple(s): {} forwarded; "
                  + "{} timer(s) cancelled, {} metric(s) removed", r.range(), r.componentId(),
-                 System.currentTimeMillis() - r.detachedAtMs(), leftover, forwarded, timers, metrics);
+                 lastStopMs - r.detachedAtMs(), leftover, forwarded, timers, metrics);
     }
 
     /** When an executor was last being stopped (0 = never). */

@@ -8,7 +8,6 @@ import io.nonstopstorm.migration.plan.PlanFormatException;
 import io.nonstopstorm.migration.plan.PlanStore;
 import io.nonstopstorm.migration.plan.PortPlan;
 import io.nonstopstorm.migration.reconcile.DesiredExecutors;
-import io.nonstopstorm.migration.reconcile.ExecutorDiff;
 import io.nonstopstorm.migration.verify.AgentStatus;
 import io.nonstopstorm.migration.verify.VerificationReport;
 import io.nonstopstorm.migration.worker.FailureBudget;
@@ -20,7 +19,6 @@ import io.nonstopstorm.migration.worker.Once;
 import io.nonstopstorm.migration.worker.ParkedTuples;
 import io.nonstopstorm.migration.worker.PlanWatcher;
 import io.nonstopstorm.migration.worker.RetiredTasks;
-import io.nonstopstorm.migration.worker.RoutingEpoch;
 import io.nonstopstorm.migration.worker.TupleSizeEstimate;
 import io.nonstopstorm.migration.worker.ZkOutage;
 import java.io.IOException;
@@ -28,11 +26,9 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,15 +38,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.LongSupplier;
 import org.apache.storm.Config;
 import org.apache.storm.assignments.ILocalAssignmentsBackend;
 import org.apache.storm.assignments.InMemoryAssignmentBackend;
 import org.apache.storm.executor.IRunningExecutor;
 import org.apache.storm.generated.Assignment;
-import org.apache.storm.generated.Grouping;
 import org.apache.storm.generated.NodeInfo;
-import org.apache.storm.messaging.IConnection;
-import org.apache.storm.task.WorkerTopologyContext;
 import org.apache.storm.tuple.AddressedTuple;
 import org.apache.storm.utils.ConfigUtils;
 import org.apache.storm.utils.ObjectReader;
@@ -67,7 +61,7 @@ import org.slf4j.LoggerFactory;
  * connection-refresh timer to run now; inside {@code refreshConnections} the assignment check (where
  * Storm would exit) reconciles the executors; when the refresh has opened connections to the new
  * homes, local senders are switched over (routing epoch); removed executors keep draining for D_K
- * and are then shut down.
+ * and are then shut down: {@link LiveMoves} runs each executor's move.
  */
 public final class NonstopWorkerRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(NonstopWorkerRuntime.class);
@@ -83,52 +77,52 @@ public final class NonstopWorkerRuntime {
     public static final String TEST_FAIL_RECONCILE = "nonstop.migration.test.fail.reconcile";
     /** Test only: milliseconds the routing switch waits before it begins. */
     public static final String TEST_SWITCH_DELAY_MS = "nonstop.migration.test.switch.delay.ms";
+    /** The one clock of a worker's migration path (the agent's first event comes before the runtime exists). */
+    private static final LongSupplier WALL_CLOCK = System::currentTimeMillis;
     private static volatile NonstopWorkerRuntime instance;
 
     private final WorkerState ws;
     private final MigrationSettings settings;
     private final PlanStore store;
     private final MigrationEventLog events;
-    private final RetiredTasks retired = new RetiredTasks(FORWARD_TTL_MS, System::currentTimeMillis);
+    private final LongSupplier clock;
+    private final RetiredTasks retired;
     private final ParkedTuples<AddressedTuple> parked;
     private final TupleForwarder forwarder;
-    private final ZkOutage zkOutage = new ZkOutage(System::currentTimeMillis);
+    private final ZkOutage zkOutage;
     private final LastKnownAssignment<Assignment> lastAssignment = new LastKnownAssignment<>();
     private final FailureBudget reconcileFailures = new FailureBudget(ATTEMPTS);
     /** Storm runs refreshConnections on its timer; the plan watcher runs it too, never at the same time. */
     private final ReentrantLock refreshLock = new ReentrantLock();
+    /** Held by Netty's delivery (read) and by changes to the receive queues (write). */
     private final ReentrantReadWriteLock deliveryLock = new ReentrantReadWriteLock();
-    private final ReentrantLock lock = new ReentrantLock();
     private final ScheduledExecutorService scheduler;
-    private final Map<ExecutorRange, ExecutorSwap.Retiring> retiring = new HashMap<>();
+    private final LiveMoves moveSet;
     private volatile Worker worker;
-    private volatile ExecutorSwap swap;
     private volatile PlanWatcher watcher;
-    /** Removals/additions made by the last reconcile, waiting for the connection refresh to finish. */
-    private Pending pending;
     /** What of the plan concerns this worker, to ignore versions that change only other ports. */
     private volatile String lastRelevant = "";
     /** The last stale plan store this worker said it passed over (said once, not every refresh). */
     private volatile String lastStaleIgnored = "";
 
-    private record Pending(List<ExecutorSwap.Retiring> removed, int added, long planVersion, long planWrittenAtMs,
-                           long reconciledAtMs) {
-    }
-
-    private NonstopWorkerRuntime(WorkerState ws, MigrationSettings settings) {
+    private NonstopWorkerRuntime(WorkerState ws, MigrationSettings settings, LongSupplier clock) {
         this.ws = ws;
         this.settings = settings;
-        this.store = new PlanStore(settings.planFile(), System::currentTimeMillis);
+        this.clock = clock;
+        this.store = new PlanStore(settings.planFile(), clock);
         this.events = new MigrationEventLog(settings.planDir().resolve("worker-" + ws.port + ".events.jsonl"),
-                                            System::currentTimeMillis, settings.eventsMaxBytes());
+                                            clock, settings.eventsMaxBytes());
+        this.retired = new RetiredTasks(FORWARD_TTL_MS, clock);
+        this.zkOutage = new ZkOutage(clock);
         this.parked = new ParkedTuples<>(PARK_TTL_MS, PARK_CAPACITY, settings.parkedMaxBytes(),
                                          t -> TupleSizeEstimate.of(t.getTuple().getValues()));
-        this.forwarder = new TupleForwarder(ws, retired, parked);
+        this.forwarder = new TupleForwarder(ws, retired, parked, clock);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "nonstop-reconciler");
             t.setDaemon(true);
             return t;
         });
+        this.moveSet = new LiveMoves(ws, settings, events, clock, retired, parked, scheduler, FORWARD_TTL_MS);
     }
 
     // ------------------------------------------------------------------ entry points (agent advice)
@@ -146,16 +140,16 @@ public final class NonstopWorkerRuntime {
             }
             VerificationReport report = AgentStatus.resolve(ws.conf);
             if (report != null) {
-                new MigrationEventLog(s.planDir().resolve("worker-" + ws.port + ".events.jsonl"), System::currentTimeMillis,
+                new MigrationEventLog(s.planDir().resolve("worker-" + ws.port + ".events.jsonl"), WALL_CLOCK,
                                       s.eventsMaxBytes())
                     .append("agent", report.fields(ManagementFactory.getRuntimeMXBean().getName(),
-                                                   System.currentTimeMillis()));
+                                                   WALL_CLOCK.getAsLong()));
             }
             if (!AgentStatus.on()) {
                 return; // the ERROR line names what is missing; Storm runs this worker stock
             }
             makeConcurrent(ws);
-            instance = new NonstopWorkerRuntime(ws, s);
+            instance = new NonstopWorkerRuntime(ws, s, WALL_CLOCK);
         } catch (RuntimeException | LinkageError e) {
             LOG.error("nonstop: migration support could not start; this worker behaves like stock Storm", e);
             instance = null;
@@ -228,7 +222,7 @@ public final class NonstopWorkerRuntime {
             return;
         }
         try {
-            rt.scheduleSwitch();
+            rt.moveSet.scheduleSwitch();
         } finally {
             if (locked) {
                 rt.refreshLock.unlock();
@@ -418,7 +412,7 @@ public final class NonstopWorkerRuntime {
      */
     private void attach(Worker w) {
         ExecutorSwap s = new ExecutorSwap(ws, NonstopInternals.executorsAtom(w), retired, forwarder, deliveryLock, events,
-                                          parked);
+                                          parked, clock);
         // Storm starts the outbound transfer thread only if the worker had remote targets at start-up;
         // after a migration it may need one.
         if (NonstopInternals.transferThread(w) == null) {
@@ -427,17 +421,17 @@ public final class NonstopWorkerRuntime {
             NonstopInternals.setTransferThread(w, t);
         }
         this.worker = w;
-        this.swap = s;
+        moveSet.attach(s);
         try {
             watcher = new PlanWatcher(store, settings.workerSyncMs(), settings.push(), this::onPlanVersion).start();
         } catch (RuntimeException | LinkageError e) {
-            this.swap = null;
+            moveSet.attach(null);
             throw e;
         }
         Thread.setDefaultUncaughtExceptionHandler(new StoppingExecutorGuard(Thread.getDefaultUncaughtExceptionHandler(),
-                                                                            s::lastStopMs));
+                                                                            s::lastStopMs, clock));
         scheduler.scheduleWithFixedDelay(
-            LoggedTask.of(LOG, "expire parked tuples", () -> forwarder.countDropped(parked.expire(System.currentTimeMillis()))),
+            LoggedTask.of(LOG, "expire parked tuples", () -> forwarder.countDropped(parked.expire(clock.getAsLong()))),
             1, 1, TimeUnit.SECONDS);
         events.append("attached", Map.of("topology", ws.topologyId, "port", ws.port, "pid", ProcessHandle.current().pid(),
                                          "executors", ws.localExecutors.size()));
@@ -451,23 +445,13 @@ public final class NonstopWorkerRuntime {
             pw.close();
         }
         scheduler.shutdownNow();
-        lock.lock();
-        try {
-            for (ExecutorSwap.Retiring r : new ArrayList<>(retiring.values())) {
-                retiring.remove(r.range());
-                swap.finish(r);
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("nonstop: stopping retiring executors at shutdown", e);
-        } finally {
-            lock.unlock();
-        }
+        moveSet.shutdown();
     }
 
     /**
      * Ends the worker the way Storm ends one whose assignment it cannot follow: Storm's supervisor
      * relaunches it on its slot with Nimbus's assignment; the acker replays what was lost. Must not be
-     * called while holding {@link #lock} (Storm's shutdown hook stops the runtime, which takes it).
+     * called while holding the moves' lock (Storm's shutdown hook stops the runtime, which takes it).
      */
     private void exit(String why, Throwable cause) {
         LOG.error("nonstop: {}; exiting so that the supervisor relaunches this worker with its assignment", why, cause);
@@ -495,7 +479,7 @@ public final class NonstopWorkerRuntime {
         }
         lastRelevant = relevant;
         LOG.info("nonstop: plan store v{} (written {} ms ago) changes this worker's view; refreshing",
-                 plan.version(), System.currentTimeMillis() - plan.writtenAtMs());
+                 plan.version(), clock.getAsLong() - plan.writtenAtMs());
         events.append("plan_seen", Map.of("port", ws.port, "plan_version", plan.version(),
                                           "plan_written_ms", plan.writtenAtMs()));
         refreshNow();
@@ -516,7 +500,7 @@ public final class NonstopWorkerRuntime {
     // ------------------------------------------------------------------ reconcile
 
     private boolean reconcile(Assignment assignment) {
-        if (swap == null) {
+        if (!moveSet.attached()) {
             // Still loading: the executors being started come from this very assignment.
             return true;
         }
@@ -538,57 +522,7 @@ public final class NonstopWorkerRuntime {
         if (d.staleStoreFingerprint() != null) {
             noteStaleStore(plan.get(), d.staleStoreFingerprint(), fingerprint.get());
         }
-        lock.lock();
-        try {
-            Set<ExecutorRange> running = new HashSet<>();
-            ws.localExecutors.forEach(e -> running.add(ExecutorRange.of(e)));
-            ExecutorDiff diff = ExecutorDiff.between(running, d.executors());
-            if (diff.isEmpty()) {
-                return true;
-            }
-            if (Boolean.getBoolean(TEST_FAIL_RECONCILE)) {
-                throw new IllegalStateException("reconcile failure injected (" + TEST_FAIL_RECONCILE + ", test only)");
-            }
-            long now = System.currentTimeMillis();
-            long version = plan.map(NodePlan::version).orElse(-1L);
-            long writtenAt = plan.map(NodePlan::writtenAtMs).orElse(now);
-            LOG.info("nonstop: reconciling port {} to plan v{} ({}, {} ms after the plan was written): {}",
-                     ws.port, version, d.source(), now - writtenAt, diff);
-            parked.newMove();
-            events.append("reconcile", Map.of("port", ws.port, "plan_version", version, "plan_written_ms", writtenAt,
-                                              "source", String.valueOf(d.source()),
-                                              "added", diff.toAdd().toString(), "removed", diff.toRemove().toString()));
-            List<ExecutorSwap.Retiring> removed = new ArrayList<>();
-            for (ExecutorRange r : diff.toRemove()) {
-                ExecutorSwap.Retiring ret = swap.detach(r, now);
-                retiring.put(r, ret);
-                removed.add(ret);
-            }
-            for (ExecutorRange r : diff.toAdd()) {
-                ExecutorSwap.Retiring old = retiring.remove(r);
-                if (old != null) {
-                    // Coming back before its lazy kill: stop the old instance first, then start afresh.
-                    swap.finish(old);
-                }
-            }
-            int added = swap.startAll(new ArrayList<>(diff.toAdd())).started().size();
-            if (added > 0) {
-                // Executors of this worker see the arrivals at once. Until then they would send to them by
-                // the remote path, and a connection refresh may already map them to this worker itself,
-                // for which there is no connection: Storm drops such tuples ("Connection not available").
-                RoutingEpoch.bump();
-            }
-            recomputeOutboundTasks();
-            Pending prev = pending;
-            List<ExecutorSwap.Retiring> allRemoved = new ArrayList<>(removed);
-            if (prev != null) {
-                allRemoved.addAll(prev.removed());
-            }
-            pending = new Pending(allRemoved, added + (prev == null ? 0 : prev.added()), version, writtenAt, now);
-            return true;
-        } finally {
-            lock.unlock();
-        }
+        return moveSet.reconcile(d.executors(), plan, String.valueOf(d.source()));
     }
 
     private void noteStaleStore(NodePlan plan, String storeFingerprint, String assignmentFingerprint) {
@@ -617,136 +551,5 @@ public final class NonstopWorkerRuntime {
             }
         }
         return out;
-    }
-
-    /**
-     * Storm computes the tasks this worker sends to once; with executors coming and going it is the
-     * targets of every local component and of every executor still draining before its lazy kill, plus
-     * tasks that just left (so tuples can follow them). Without the draining executors' targets, the next
-     * connection refresh forgets their addresses and Storm's transfer drops what they emit ("No remote
-     * destination available for task"): every tuple tree still queued at the moved executor is lost,
-     * which stalls a spout held at topology.max.spout.pending for a whole message timeout.
-     */
-    private void recomputeOutboundTasks() {
-        WorkerTopologyContext ctx = ws.getWorkerTopologyContext();
-        Set<Integer> senders = new HashSet<>(ws.localTaskIds);
-        for (ExecutorSwap.Retiring r : retiring.values()) {
-            senders.addAll(r.tasks());
-        }
-        Set<String> components = new HashSet<>();
-        for (Integer task : senders) {
-            for (Map<String, Grouping> targets : ctx.getTargets(ctx.getComponentId(task)).values()) {
-                components.addAll(targets.keySet());
-            }
-        }
-        Set<Integer> next = new HashSet<>(retired.live());
-        for (String c : components) {
-            next.addAll(ctx.getComponentTasks(c));
-        }
-        Set<Integer> outbound = NonstopInternals.outboundTasks(ws);
-        outbound.addAll(next);
-        outbound.retainAll(next);
-    }
-
-    // ------------------------------------------------------------------ routing switch and lazy kill
-
-    private void scheduleSwitch() {
-        Pending p;
-        lock.lock();
-        try {
-            p = pending;
-            pending = null;
-        } finally {
-            lock.unlock();
-        }
-        if (p == null) {
-            return;
-        }
-        try {
-            scheduler.execute(LoggedTask.of(LOG, "routing switch", () -> switchRouting(p)));
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            LOG.debug("nonstop: worker shutting down; routing switch skipped");
-        }
-    }
-
-    private void switchRouting(Pending p) {
-        long delay = Long.getLong(TEST_SWITCH_DELAY_MS, 0L);
-        if (delay > 0) {
-            try {
-                Thread.sleep(delay);   // test only: widens the window between a move's start and its switch
-            } catch (InterruptedException e) {
-                return;
-            }
-        }
-        long start = System.currentTimeMillis();
-        long deadline = start + settings.connectWaitMs();
-        while (!connectionsReady(p) && System.currentTimeMillis() < deadline) {
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                return;
-            }
-        }
-        for (ExecutorSwap.Retiring r : p.removed()) {
-            swap.leaveLocalRoutes(r);
-        }
-        int epoch = RoutingEpoch.bump();
-        long now = System.currentTimeMillis();
-        LOG.info("nonstop: routing epoch {} on port {}: {} executor(s) out, {} in; switched {} ms after the plan "
-                 + "was written ({} ms waiting for connections)", epoch, ws.port, p.removed().size(), p.added(),
-                 now - p.planWrittenAtMs(), now - start);
-        events.append("switch", Map.of("port", ws.port, "epoch", epoch, "plan_version", p.planVersion(),
-                                       "plan_written_ms", p.planWrittenAtMs(), "waited_ms", now - start,
-                                       "out", p.removed().size(), "in", p.added()));
-        for (ExecutorSwap.Retiring r : p.removed()) {
-            scheduler.schedule(LoggedTask.of(LOG, "lazy kill of " + r.range(), () -> lazyKill(r)), settings.lazyKillMs(),
-                               TimeUnit.MILLISECONDS);
-        }
-    }
-
-    private boolean connectionsReady(Pending p) {
-        Map<Integer, NodeInfo> taskToNode = ws.cachedTaskToNodePort.get();
-        Map<NodeInfo, IConnection> connections = ws.cachedNodeToPortSocket.get();
-        for (ExecutorSwap.Retiring r : p.removed()) {
-            for (int t : r.tasks()) {
-                NodeInfo where = taskToNode.get(t);
-                if (where == null) {
-                    return false;
-                }
-                IConnection c = connections.get(where);
-                if (c == null || !WorkerState.isConnectionReady(c)) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
-    private void lazyKill(ExecutorSwap.Retiring r) {
-        lock.lock();
-        try {
-            if (!Objects.equals(retiring.get(r.range()), r)) {
-                return; // already stopped (it came back, or the worker is shutting down)
-            }
-            retiring.remove(r.range());
-            swap.finish(r);
-        } catch (RuntimeException e) {
-            LOG.error("nonstop: stopping executor {} failed", r.range(), e);
-        } finally {
-            lock.unlock();
-        }
-        recomputeOutboundTasksLater();
-    }
-
-    private void recomputeOutboundTasksLater() {
-        // Retired tasks age out of the forwarding set; the next refresh drops their connections.
-        scheduler.schedule(LoggedTask.of(LOG, "recompute outbound tasks", () -> {
-            lock.lock();
-            try {
-                recomputeOutboundTasks();
-            } finally {
-                lock.unlock();
-            }
-        }), FORWARD_TTL_MS + 1000, TimeUnit.MILLISECONDS);
     }
 }

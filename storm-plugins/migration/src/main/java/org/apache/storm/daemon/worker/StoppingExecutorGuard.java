@@ -17,15 +17,17 @@ final class StoppingExecutorGuard implements Thread.UncaughtExceptionHandler {
 
     private final Thread.UncaughtExceptionHandler delegate;
     private final LongSupplier lastStopMs;
+    private final LongSupplier clock;
 
-    StoppingExecutorGuard(Thread.UncaughtExceptionHandler delegate, LongSupplier lastStopMs) {
+    StoppingExecutorGuard(Thread.UncaughtExceptionHandler delegate, LongSupplier lastStopMs, LongSupplier clock) {
         this.delegate = delegate;
+        this.clock = clock;
         this.lastStopMs = lastStopMs;
     }
 
     @Override
     public void uncaughtException(Thread t, Throwable e) {
-        long since = System.currentTimeMillis() - lastStopMs.getAsLong();
+        long since = clock.getAsLong() - lastStopMs.getAsLong();
         if (since >= 0 && since <= WINDOW_MS && causedByInterruption(e)) {
             LOG.warn("nonstop: thread {} died of an interruption {} ms after an executor was stopped; worker keeps running",
                      t.getName(), since, e);

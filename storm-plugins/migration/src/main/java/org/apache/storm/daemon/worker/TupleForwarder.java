@@ -5,6 +5,7 @@ import io.nonstopstorm.migration.worker.RetiredTasks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.apache.storm.serialization.KryoTupleSerializer;
 import org.apache.storm.tuple.AddressedTuple;
 import org.slf4j.Logger;
@@ -25,12 +26,14 @@ final class TupleForwarder {
     private final RetiredTasks retired;
     private final ParkedTuples<AddressedTuple> parked;
     private final ThreadLocal<KryoTupleSerializer> serializer;
+    private final LongSupplier clock;
     private final AtomicLong forwarded = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
     private volatile long lastWarnMs = 0;
 
-    TupleForwarder(WorkerState ws, RetiredTasks retired, ParkedTuples<AddressedTuple> parked) {
+    TupleForwarder(WorkerState ws, RetiredTasks retired, ParkedTuples<AddressedTuple> parked, LongSupplier clock) {
         this.ws = ws;
+        this.clock = clock;
         this.retired = retired;
         this.parked = parked;
         this.serializer = ThreadLocal.withInitial(() -> new KryoTupleSerializer(ws.getTopologyConf(),
@@ -56,7 +59,7 @@ final class TupleForwarder {
         }
         batch.removeIf(t -> !ws.taskToExecutorQueue.containsKey(t.dest));
         List<AddressedTuple> follow = new ArrayList<>();
-        long now = System.currentTimeMillis();
+        long now = clock.getAsLong();
         for (AddressedTuple t : foreign) {
             if (t.dest >= 0 && retired.shouldForward(t.dest)) {
                 follow.add(t);
@@ -108,7 +111,7 @@ final class TupleForwarder {
     }
 
     private void warn() {
-        long now = System.currentTimeMillis();
+        long now = clock.getAsLong();
         if (now - lastWarnMs > WARN_EVERY_MS) {
             lastWarnMs = now;
             LOG.warn("nonstop: dropped tuples for tasks not hosted here (total dropped {}, forwarded {}); "
