@@ -62,6 +62,10 @@ import java.util.TreeMap;
 public final class AnielloOnlineScheduler {
 
     private static final int REFINEMENT_SWEEPS = 50;
+    /** Search nodes each repair order may visit; beyond it the repair gives up without a proof. */
+    static final long REPAIR_STEPS = 200_000;
+    /** Search nodes for the refinement's node-first start: a start, not a proof, so kept short. */
+    private static final long SECOND_START_STEPS = 20_000;
 
     private final double alpha;
     private final boolean refine;
@@ -96,43 +100,111 @@ public final class AnielloOnlineScheduler {
             return Outcome.failure("topology " + topology.id() + " needs " + workers + " slots but only "
                     + cluster.usableSlots(topology.id()).size() + " are free or its own");
         }
-        Outcome<int[]> workerOf = executorsToWorkers(topology, cluster, traffic, loads, executors, workers);
-        return workerOf.flatMap(w -> workersToNodes(topology, cluster, traffic, loads, executors, w, workers))
-                .map(assignment -> {
-                    if (refine) {
-                        refine(topology, cluster, traffic, loads, executors, assignment, workers);
-                    }
-                    return toPlacement(topology, cluster, current, executors,
-                            assignment.workerOf, assignment.nodeOfWorker, workers);
-                });
+        Instance instance = Instance.of(topology, cluster, traffic, loads, executors,
+                ExecutorsPerSlotLimit.of(alpha, executors.size(), workers), workers);
+        Outcome<FeasibleNodeSearch.Assignment> greedy = executorsToWorkers(topology, cluster, traffic, loads, executors,
+                workers).flatMap(w -> workersToNodes(topology, cluster, traffic, loads, executors, w, workers));
+        Outcome<FeasibleNodeSearch.Assignment> placed = greedy.isSuccess() ? greedy : repair(instance, greedy);
+        return placed.map(assignment -> {
+            FeasibleNodeSearch.Assignment best = refine ? refineFromTwoStarts(instance, assignment) : assignment;
+            return toPlacement(topology, cluster, current, executors, best.workerOf(), best.nodeOfWorker(), workers);
+        });
     }
 
-    private void refine(TopologyModel topology, ClusterModel cluster, TrafficMatrix traffic, ExecutorLoads loads,
-                        List<ExecutorId> executors, NodeAssignment assignment, int workers) {
-        Map<ExecutorId, Integer> index = indexOf(executors);
-        double[] load = new double[executors.size()];
-        List<Map<Integer, Double>> adjacency = new ArrayList<>();
-        for (int i = 0; i < executors.size(); i++) {
-            load[i] = loads.of(executors.get(i));
-            Map<Integer, Double> neighbours = new TreeMap<>();
-            for (Map.Entry<ExecutorId, Double> n : traffic.neighbours(executors.get(i)).entrySet()) {
-                Integer j = index.get(n.getKey());
-                if (j != null) {
-                    neighbours.put(j, n.getValue());
+    /**
+     * The greedy phases found no room: search node first for a placement that meets every constraint,
+     * heavy traffic first (keeps heavy pairs together), then heaviest load first (packs tight instances).
+     * Fails only when the instance is proven infeasible or both searches hit {@link #REPAIR_STEPS}.
+     */
+    private static Outcome<FeasibleNodeSearch.Assignment> repair(Instance instance,
+                                                                 Outcome<FeasibleNodeSearch.Assignment> greedy) {
+        FeasibleNodeSearch search = instance.search();
+        Outcome<FeasibleNodeSearch.Assignment> byTraffic = search.find(search.byTrafficDescending(), REPAIR_STEPS);
+        if (byTraffic.isSuccess()) {
+            return byTraffic;
+        }
+        Outcome<FeasibleNodeSearch.Assignment> byLoad = search.find(search.byLoadDescending(), REPAIR_STEPS);
+        if (byLoad.isSuccess()) {
+            return byLoad;
+        }
+        return Outcome.failure(byLoad.reasonOrNull() + " (greedy phases: " + greedy.reasonOrNull() + ")");
+    }
+
+    /**
+     * Local search from the greedy's placement and from a node-first one, keeping the lower inter-node
+     * traffic (the greedy's on a tie). The second start is there because phase 1 can fill one worker
+     * nearly to a node's room; phase 2 then has to give every other worker a node of its own, and no
+     * single move or swap undoes that.
+     */
+    private static FeasibleNodeSearch.Assignment refineFromTwoStarts(Instance instance,
+                                                                     FeasibleNodeSearch.Assignment greedy) {
+        FeasibleNodeSearch.Assignment best = instance.refine(greedy);
+        FeasibleNodeSearch search = instance.search();
+        Outcome<FeasibleNodeSearch.Assignment> nodeFirst = search.find(search.byTrafficDescending(), SECOND_START_STEPS);
+        if (nodeFirst.isSuccess()) {
+            FeasibleNodeSearch.Assignment other = instance.refine(nodeFirst.orElseThrow());
+            if (instance.cut(other) < instance.cut(best) - 1e-9) {
+                best = other;
+            }
+        }
+        return best;
+    }
+
+    /** The topology as index arrays, shared by the repair, the second start and the local search. */
+    private record Instance(double[] load, List<Map<Integer, Double>> adjacency, int limit, int workers,
+                            int[] ports, double[] room) {
+
+        static Instance of(TopologyModel topology, ClusterModel cluster, TrafficMatrix traffic, ExecutorLoads loads,
+                           List<ExecutorId> executors, int limit, int workers) {
+            Map<ExecutorId, Integer> index = indexOf(executors);
+            double[] load = new double[executors.size()];
+            List<Map<Integer, Double>> adjacency = new ArrayList<>();
+            for (int i = 0; i < executors.size(); i++) {
+                load[i] = loads.of(executors.get(i));
+                Map<Integer, Double> neighbours = new TreeMap<>();
+                for (Map.Entry<ExecutorId, Double> n : traffic.neighbours(executors.get(i)).entrySet()) {
+                    Integer j = index.get(n.getKey());
+                    if (j != null) {
+                        neighbours.put(j, n.getValue());
+                    }
+                }
+                adjacency.add(neighbours);
+            }
+            List<Node> nodes = cluster.nodes();
+            int[] ports = new int[nodes.size()];
+            double[] room = new double[nodes.size()];
+            for (int n = 0; n < nodes.size(); n++) {
+                ports[n] = cluster.usableSlotsOn(nodes.get(n).id(), topology.id()).size();
+                room[n] = nodes.get(n).cpuCapacity() - nodes.get(n).cpuBackground();
+            }
+            return new Instance(load, adjacency, limit, workers, ports, room);
+        }
+
+        FeasibleNodeSearch search() {
+            return new FeasibleNodeSearch(load, adjacency, limit, workers, ports, room);
+        }
+
+        /** A refined copy of {@code start}. */
+        FeasibleNodeSearch.Assignment refine(FeasibleNodeSearch.Assignment start) {
+            int[] workerOf = start.workerOf().clone();
+            int[] nodeOfWorker = start.nodeOfWorker().clone();
+            new InterNodeLocalSearch(workerOf, nodeOfWorker, load, adjacency, limit, ports, room).run(REFINEMENT_SWEEPS);
+            return new FeasibleNodeSearch.Assignment(workerOf, nodeOfWorker);
+        }
+
+        /** Inter-node traffic of an assignment (each link once). */
+        double cut(FeasibleNodeSearch.Assignment a) {
+            double cut = 0;
+            for (int i = 0; i < load.length; i++) {
+                for (Map.Entry<Integer, Double> n : adjacency.get(i).entrySet()) {
+                    int j = n.getKey();
+                    if (i < j && a.nodeOfWorker()[a.workerOf()[i]] != a.nodeOfWorker()[a.workerOf()[j]]) {
+                        cut += n.getValue();
+                    }
                 }
             }
-            adjacency.add(neighbours);
+            return cut;
         }
-        List<Node> nodes = cluster.nodes();
-        int[] ports = new int[nodes.size()];
-        double[] room = new double[nodes.size()];
-        for (int n = 0; n < nodes.size(); n++) {
-            ports[n] = cluster.usableSlotsOn(nodes.get(n).id(), topology.id()).size();
-            room[n] = nodes.get(n).cpuCapacity() - nodes.get(n).cpuBackground();
-        }
-        int limit = ExecutorsPerSlotLimit.of(alpha, executors.size(), workers);
-        new InterNodeLocalSearch(assignment.workerOf, assignment.nodeOfWorker, load, adjacency, limit, ports, room)
-                .run(REFINEMENT_SWEEPS);
     }
 
     private Outcome<int[]> executorsToWorkers(TopologyModel topology, ClusterModel cluster, TrafficMatrix traffic,
@@ -173,10 +245,7 @@ public final class AnielloOnlineScheduler {
         return packer.pack(pairs).flatMap(ignored -> packer.fillEmptyBins());
     }
 
-    private record NodeAssignment(int[] workerOf, int[] nodeOfWorker) {
-    }
-
-    private Outcome<NodeAssignment> workersToNodes(TopologyModel topology, ClusterModel cluster, TrafficMatrix traffic,
+    private Outcome<FeasibleNodeSearch.Assignment> workersToNodes(TopologyModel topology, ClusterModel cluster, TrafficMatrix traffic,
                                                    ExecutorLoads loads, List<ExecutorId> executors, int[] workerOf,
                                                    int workers) {
         double[] workerLoad = new double[workers];
@@ -214,7 +283,7 @@ public final class AnielloOnlineScheduler {
         PairwiseGreedyPacker packer = new PairwiseGreedyPacker(workerLoad, pairs,
                 new PairwiseGreedyPacker.Bins(countLimit, loadLimit, background, capacity),
                 w -> "a worker of topology " + topology.id());
-        return packer.pack(pairs).map(nodeOf -> new NodeAssignment(workerOf, nodeOf));
+        return packer.pack(pairs).map(nodeOf -> new FeasibleNodeSearch.Assignment(workerOf, nodeOf));
     }
 
     private static Placement toPlacement(TopologyModel topology, ClusterModel cluster, Placement current,

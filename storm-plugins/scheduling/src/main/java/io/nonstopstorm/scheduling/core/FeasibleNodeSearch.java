@@ -1,0 +1,284 @@
+package io.nonstopstorm.scheduling.core;
+
+import io.nonstopstorm.scheduling.model.Outcome;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A placement that meets every constraint of the online formulation, found node first: a bounded
+ * depth-first search over executor → node assignments, then a split of each node's executors into
+ * workers. Used by {@link AnielloOnlineScheduler} as the repair when its greedy phases find no room, and
+ * as a second, node-first start for the refinement.
+ *
+ * <p>Constraints (as in {@link ExactInterNodeOptimum}): node load within its room; k executors on a node
+ * need between ⌈k/M⌉ and min(k, ports) workers there, and these ranges must admit exactly W' workers in
+ * all. The search takes the executors in the given order and tries, for each, the nodes that add the
+ * least inter-node traffic first (then the least utilised), so its first leaf is a traffic-aware
+ * first-fit; it backtracks only when that leaf breaks a constraint. The first leaf found is returned.
+ *
+ * <p>"No room" is a proof, never a guess: {@link #find} says "no room" only when a cheap bound rules
+ * the instance out (fewer ports than workers, total load above total room, an executor above every node's
+ * room, more executors than ports × M) or the search ran to completion without a leaf. When it stops at
+ * {@code maxSteps} search nodes first, its failure says the instance was not proven infeasible.
+ */
+final class FeasibleNodeSearch {
+
+    private static final double EPS = 1e-9;
+
+    /** Executor → worker and worker → node, as {@link InterNodeLocalSearch} takes them. */
+    record Assignment(int[] workerOf, int[] nodeOfWorker) {
+    }
+
+    private final double[] load;
+    private final List<Map<Integer, Double>> adjacency;
+    private final int perWorkerLimit;
+    private final int workers;
+    private final int[] ports;
+    private final double[] room;
+
+    /**
+     * @param adjacency per executor, neighbour → tuples/s exchanged (both directions summed)
+     * @param ports     usable ports per node
+     * @param room      node capacity minus background, per node
+     */
+    FeasibleNodeSearch(double[] load, List<Map<Integer, Double>> adjacency, int perWorkerLimit, int workers,
+                       int[] ports, double[] room) {
+        this.load = load;
+        this.adjacency = adjacency;
+        this.perWorkerLimit = perWorkerLimit;
+        this.workers = workers;
+        this.ports = ports;
+        this.room = room;
+    }
+
+    /** Executors by load, heaviest first: the first-fit-decreasing order that packs tight instances. */
+    Comparator<Integer> byLoadDescending() {
+        return Comparator.comparingDouble((Integer i) -> -load[i]).thenComparingInt(i -> i);
+    }
+
+    /** Executors by total traffic, heaviest first: the order that keeps heavy pairs together. */
+    Comparator<Integer> byTrafficDescending() {
+        double[] total = new double[load.length];
+        for (int i = 0; i < load.length; i++) {
+            total[i] = adjacency.get(i).values().stream().mapToDouble(Double::doubleValue).sum();
+        }
+        return Comparator.comparingDouble((Integer i) -> -total[i]).thenComparingInt(i -> i);
+    }
+
+    /** The first assignment found with executors taken in {@code order}, within {@code maxSteps} search nodes. */
+    Outcome<Assignment> find(Comparator<Integer> order, long maxSteps) {
+        String proof = cheapProof();
+        if (proof != null) {
+            return Outcome.failure("no room: " + proof);
+        }
+        Search s = new Search(order, maxSteps);
+        s.dfs(0);
+        if (s.found == null) {
+            return Outcome.failure(s.aborted
+                    ? "no placement found within " + maxSteps + " search steps (not proven infeasible)"
+                    : "no room: no placement satisfies the constraints (exhaustive search)");
+        }
+        return Outcome.success(split(s.found));
+    }
+
+    /** A cheap proof that no placement exists, or null. */
+    private String cheapProof() {
+        double totalLoad = 0;
+        double maxLoad = 0;
+        for (double l : load) {
+            totalLoad += l;
+            maxLoad = Math.max(maxLoad, l);
+        }
+        double totalRoom = 0;
+        double maxRoom = Double.NEGATIVE_INFINITY;
+        long executorRoom = 0;
+        int totalPorts = 0;
+        for (int n = 0; n < ports.length; n++) {
+            if (ports[n] > 0) {
+                totalRoom += Math.max(0, room[n]);
+                maxRoom = Math.max(maxRoom, room[n]);
+                executorRoom += (long) ports[n] * perWorkerLimit;
+                totalPorts += ports[n];
+            }
+        }
+        if (totalPorts < workers) {
+            return workers + " workers but only " + totalPorts + " usable ports";
+        }
+        if (maxLoad > maxRoom + EPS) {
+            return "an executor's load " + maxLoad + " exceeds every node's room (largest "
+                    + maxRoom + ")";
+        }
+        if (totalLoad > totalRoom + EPS) {
+            return "total load " + totalLoad + " exceeds the nodes' total room " + totalRoom;
+        }
+        if (load.length > executorRoom) {
+            return load.length + " executors but the usable ports hold at most " + executorRoom
+                    + " at " + perWorkerLimit + " per worker";
+        }
+        return null;
+    }
+
+    /** Worker counts per node summing to W', then each node's executors dealt round-robin to its workers. */
+    private Assignment split(int[] nodeOf) {
+        int nodes = ports.length;
+        List<List<Integer>> onNode = new ArrayList<>();
+        for (int n = 0; n < nodes; n++) {
+            onNode.add(new ArrayList<>());
+        }
+        for (int i = 0; i < nodeOf.length; i++) {
+            onNode.get(nodeOf[i]).add(i);
+        }
+        int[] count = new int[nodes];
+        int total = 0;
+        for (int n = 0; n < nodes; n++) {
+            count[n] = ExecutorsPerSlotLimit.ceilDiv(onNode.get(n).size(), perWorkerLimit);
+            total += count[n];
+        }
+        for (int n = 0; n < nodes && total < workers; n++) {
+            int extra = Math.min(workers - total, Math.min(onNode.get(n).size(), ports[n]) - count[n]);
+            count[n] += extra;
+            total += extra;
+        }
+        int[] workerOf = new int[nodeOf.length];
+        int[] nodeOfWorker = new int[workers];
+        int next = 0;
+        for (int n = 0; n < nodes; n++) {
+            List<Integer> members = onNode.get(n);
+            for (int k = 0; k < members.size(); k++) {
+                workerOf[members.get(k)] = next + k % count[n];
+            }
+            for (int w = 0; w < count[n]; w++) {
+                nodeOfWorker[next + w] = n;
+            }
+            next += count[n];
+        }
+        return new Assignment(workerOf, nodeOfWorker);
+    }
+
+    private final class Search {
+        final int[] order;
+        final long maxSteps;
+        final int[] nodeOf;
+        final int[] count;
+        final double[] used;
+        double freeRoom; // Σ room − used over usable nodes: the remaining load must fit in it
+        double remainingLoad;
+        int maxWorkersPossible; // Σ min(k_n, ports_n)
+        int minWorkersNeeded; // Σ ⌈k_n / M⌉
+        long steps;
+        boolean aborted;
+        int[] found;
+
+        Search(Comparator<Integer> comparator, long maxSteps) {
+            Integer[] boxed = new Integer[load.length];
+            for (int i = 0; i < boxed.length; i++) {
+                boxed[i] = i;
+            }
+            Arrays.sort(boxed, comparator);
+            this.order = Arrays.stream(boxed).mapToInt(Integer::intValue).toArray();
+            this.maxSteps = maxSteps;
+            this.nodeOf = new int[load.length];
+            Arrays.fill(nodeOf, -1);
+            this.count = new int[ports.length];
+            this.used = new double[ports.length];
+            for (int n = 0; n < ports.length; n++) {
+                if (ports[n] > 0) {
+                    freeRoom += Math.max(0, room[n]);
+                }
+            }
+            for (double l : load) {
+                remainingLoad += l;
+            }
+        }
+
+        double addedCut(int e, int n) {
+            double c = 0;
+            for (Map.Entry<Integer, Double> nb : adjacency.get(e).entrySet()) {
+                int other = nodeOf[nb.getKey()];
+                if (other >= 0 && other != n) {
+                    c += nb.getValue();
+                }
+            }
+            return c;
+        }
+
+        void dfs(int k) {
+            if (found != null || aborted) {
+                return;
+            }
+            if (++steps > maxSteps) {
+                aborted = true;
+                return;
+            }
+            if (k == order.length) {
+                if (minWorkersNeeded <= workers && workers <= maxWorkersPossible) {
+                    found = nodeOf.clone();
+                }
+                return;
+            }
+            if (remainingLoad > freeRoom + EPS) {
+                return;
+            }
+            int e = order[k];
+            Integer[] candidates = new Integer[ports.length];
+            double[] cut = new double[ports.length];
+            for (int n = 0; n < ports.length; n++) {
+                candidates[n] = n;
+                cut[n] = addedCut(e, n);
+            }
+            Arrays.sort(candidates, Comparator.comparingDouble((Integer n) -> cut[n])
+                    .thenComparingDouble(n -> room[n] > 0 ? used[n] / room[n] : Double.POSITIVE_INFINITY)
+                    .thenComparingInt(n -> n));
+            List<Integer> triedEmpty = new ArrayList<>();
+            for (int n : candidates) {
+                if (ports[n] == 0 || used[n] + load[e] > room[n] + EPS) {
+                    continue;
+                }
+                if (count[n] == 0) {
+                    boolean twin = false;
+                    for (int t : triedEmpty) {
+                        twin |= ports[t] == ports[n] && room[t] == room[n];
+                    }
+                    if (twin) {
+                        continue; // an identical empty node already failed: this one would too
+                    }
+                }
+                int before = count[n];
+                int after = before + 1;
+                int needDelta = ExecutorsPerSlotLimit.ceilDiv(after, perWorkerLimit)
+                        - ExecutorsPerSlotLimit.ceilDiv(before, perWorkerLimit);
+                int possibleDelta = Math.min(after, ports[n]) - Math.min(before, ports[n]);
+                if (ExecutorsPerSlotLimit.ceilDiv(after, perWorkerLimit) > ports[n]
+                        || minWorkersNeeded + needDelta > workers
+                        || maxWorkersPossible + possibleDelta + (order.length - k - 1) < workers) {
+                    continue;
+                }
+                if (before == 0) {
+                    triedEmpty.add(n);
+                }
+                nodeOf[e] = n;
+                count[n] = after;
+                used[n] += load[e];
+                freeRoom -= load[e];
+                remainingLoad -= load[e];
+                minWorkersNeeded += needDelta;
+                maxWorkersPossible += possibleDelta;
+                dfs(k + 1);
+                maxWorkersPossible -= possibleDelta;
+                minWorkersNeeded -= needDelta;
+                remainingLoad += load[e];
+                freeRoom += load[e];
+                used[n] -= load[e];
+                count[n] = before;
+                nodeOf[e] = -1;
+                if (found != null || aborted) {
+                    return;
+                }
+            }
+        }
+    }
+}
