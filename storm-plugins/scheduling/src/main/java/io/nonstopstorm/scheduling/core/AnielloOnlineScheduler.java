@@ -11,9 +11,12 @@ import io.nonstopstorm.scheduling.model.TopologyModel;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 
 /**
@@ -64,8 +67,15 @@ public final class AnielloOnlineScheduler {
     private static final int REFINEMENT_SWEEPS = 50;
     /** Search nodes each repair order may visit; beyond it the repair gives up without a proof. */
     static final long REPAIR_STEPS = 200_000;
-    /** Search nodes for the refinement's node-first start: a start, not a proof, so kept short. */
+    /** Search nodes for each of the refinement's node-first starts: a start, not a proof, so kept short. */
     private static final long SECOND_START_STEPS = 20_000;
+    private static final int MAX_RESTARTS = 24;
+    /** Executors × restarts the refinement may spend on random restarts. */
+    private static final int RESTART_BUDGET = 20_000;
+    /** The random restarts' seed, fixed so that the scheduler stays deterministic (and idempotent). */
+    static final long DEFAULT_RESTART_SEED = 1;
+
+    private final long restartSeed;
 
     private final double alpha;
     private final boolean refine;
@@ -81,9 +91,15 @@ public final class AnielloOnlineScheduler {
      *               inter-node traffic under the same constraints
      */
     public AnielloOnlineScheduler(double alpha, boolean refine) {
+        this(alpha, refine, DEFAULT_RESTART_SEED);
+    }
+
+    /** @param restartSeed seeds the refinement's random restarts */
+    AnielloOnlineScheduler(double alpha, boolean refine, long restartSeed) {
         ExecutorsPerSlotLimit.requireUnit("alpha", alpha);
         this.alpha = alpha;
         this.refine = refine;
+        this.restartSeed = restartSeed;
     }
 
     /**
@@ -106,7 +122,7 @@ public final class AnielloOnlineScheduler {
                 workers).flatMap(w -> workersToNodes(topology, cluster, traffic, loads, executors, w, workers));
         Outcome<FeasibleNodeSearch.Assignment> placed = greedy.isSuccess() ? greedy : repair(instance, greedy);
         return placed.map(assignment -> {
-            FeasibleNodeSearch.Assignment best = refine ? refineFromTwoStarts(instance, assignment) : assignment;
+            FeasibleNodeSearch.Assignment best = refine ? refineFromSeveralStarts(instance, assignment) : assignment;
             return toPlacement(topology, cluster, current, executors, best.workerOf(), best.nodeOfWorker(), workers);
         });
     }
@@ -131,23 +147,59 @@ public final class AnielloOnlineScheduler {
     }
 
     /**
-     * Local search from the greedy's placement and from a node-first one, keeping the lower inter-node
-     * traffic (the greedy's on a tie). The second start is there because phase 1 can fill one worker
-     * nearly to a node's room; phase 2 then has to give every other worker a node of its own, and no
-     * single move or swap undoes that.
+     * The lowest inter-node traffic of several local searches: worker level from the greedy's placement;
+     * node level ({@link NodeLevelLocalSearch}) from the greedy's nodes, from two node-first starts (heavy
+     * traffic first, heavy load first) and from {@link #restarts} node-first starts in seeded random
+     * orders. Ties keep the earlier (the greedy's). The node-level searches are there because phase 1 can
+     * fill one worker nearly to a node's room; phase 2 must then give every other worker a node of its
+     * own, and no worker-level move or swap undoes that. The random starts escape the local optima of
+     * tight instances (capacity binding), where single moves and swaps stall.
      */
-    private static FeasibleNodeSearch.Assignment refineFromTwoStarts(Instance instance,
-                                                                     FeasibleNodeSearch.Assignment greedy) {
-        FeasibleNodeSearch.Assignment best = instance.refine(greedy);
+    private FeasibleNodeSearch.Assignment refineFromSeveralStarts(Instance instance,
+                                                                  FeasibleNodeSearch.Assignment greedy) {
         FeasibleNodeSearch search = instance.search();
-        Outcome<FeasibleNodeSearch.Assignment> nodeFirst = search.find(search.byTrafficDescending(), SECOND_START_STEPS);
-        if (nodeFirst.isSuccess()) {
-            FeasibleNodeSearch.Assignment other = instance.refine(nodeFirst.orElseThrow());
-            if (instance.cut(other) < instance.cut(best) - 1e-9) {
-                best = other;
+        int executors = greedy.workerOf().length;
+        List<Comparator<Integer>> orders = new ArrayList<>(List.of(search.byTrafficDescending(),
+                search.byLoadDescending()));
+        Random random = new Random(restartSeed);
+        for (int r = 0; r < restarts(executors); r++) {
+            int[] rank = new int[executors];
+            List<Integer> shuffled = new ArrayList<>();
+            for (int i = 0; i < executors; i++) {
+                shuffled.add(i);
+            }
+            Collections.shuffle(shuffled, random);
+            for (int i = 0; i < executors; i++) {
+                rank[shuffled.get(i)] = i;
+            }
+            orders.add(Comparator.comparingInt(i -> rank[i]));
+        }
+        int[] bestNodes = new int[executors];
+        for (int i = 0; i < executors; i++) {
+            bestNodes[i] = greedy.nodeOfWorker()[greedy.workerOf()[i]];
+        }
+        instance.refineNodes(bestNodes);
+        double bestNodesCut = instance.cut(bestNodes);
+        for (Comparator<Integer> order : orders) {
+            Outcome<int[]> start = search.findNodes(order, SECOND_START_STEPS);
+            if (start.isSuccess()) {
+                int[] nodeOf = start.orElseThrow();
+                instance.refineNodes(nodeOf);
+                double cut = instance.cut(nodeOf);
+                if (cut < bestNodesCut - 1e-9) {
+                    bestNodes = nodeOf;
+                    bestNodesCut = cut;
+                }
             }
         }
-        return best;
+        FeasibleNodeSearch.Assignment best = instance.refine(greedy);
+        FeasibleNodeSearch.Assignment nodeLevel = instance.refine(search.split(bestNodes));
+        return instance.cut(nodeLevel) < instance.cut(best) - 1e-9 ? nodeLevel : best;
+    }
+
+    /** Random restarts: many on small topologies, a few on large ones (each costs a local search). */
+    private static int restarts(int executors) {
+        return Math.max(2, Math.min(MAX_RESTARTS, RESTART_BUDGET / Math.max(1, executors)));
     }
 
     /** The topology as index arrays, shared by the repair, the second start and the local search. */
@@ -190,6 +242,24 @@ public final class AnielloOnlineScheduler {
             int[] nodeOfWorker = start.nodeOfWorker().clone();
             new InterNodeLocalSearch(workerOf, nodeOfWorker, load, adjacency, limit, ports, room).run(REFINEMENT_SWEEPS);
             return new FeasibleNodeSearch.Assignment(workerOf, nodeOfWorker);
+        }
+
+        /** Runs {@link NodeLevelLocalSearch} on {@code nodeOf} in place. */
+        void refineNodes(int[] nodeOf) {
+            new NodeLevelLocalSearch(nodeOf, load, adjacency, limit, workers, ports, room).run(REFINEMENT_SWEEPS);
+        }
+
+        /** Inter-node traffic of an executor → node assignment (each link once). */
+        double cut(int[] nodeOf) {
+            double cut = 0;
+            for (int i = 0; i < load.length; i++) {
+                for (Map.Entry<Integer, Double> n : adjacency.get(i).entrySet()) {
+                    if (i < n.getKey() && nodeOf[i] != nodeOf[n.getKey()]) {
+                        cut += n.getValue();
+                    }
+                }
+            }
+            return cut;
         }
 
         /** Inter-node traffic of an assignment (each link once). */

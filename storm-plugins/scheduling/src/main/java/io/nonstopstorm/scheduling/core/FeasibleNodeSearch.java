@@ -71,6 +71,11 @@ final class FeasibleNodeSearch {
 
     /** The first assignment found with executors taken in {@code order}, within {@code maxSteps} search nodes. */
     Outcome<Assignment> find(Comparator<Integer> order, long maxSteps) {
+        return findNodes(order, maxSteps).map(this::split);
+    }
+
+    /** As {@link #find}, the executor → node part only. */
+    Outcome<int[]> findNodes(Comparator<Integer> order, long maxSteps) {
         String proof = cheapProof();
         if (proof != null) {
             return Outcome.failure("no room: " + proof);
@@ -82,7 +87,7 @@ final class FeasibleNodeSearch {
                     ? "no placement found within " + maxSteps + " search steps (not proven infeasible)"
                     : "no room: no placement satisfies the constraints (exhaustive search)");
         }
-        return Outcome.success(split(s.found));
+        return Outcome.success(s.found);
     }
 
     /** A cheap proof that no placement exists, or null. */
@@ -122,8 +127,12 @@ final class FeasibleNodeSearch {
         return null;
     }
 
-    /** Worker counts per node summing to W', then each node's executors dealt round-robin to its workers. */
-    private Assignment split(int[] nodeOf) {
+    /**
+     * Workers for a feasible executor → node assignment: per node the fewest workers its executors need,
+     * raised node by node until W' in all; on each node the executors go to its workers by the pairwise
+     * greedy (heavy pairs share a worker), at most M each, none empty.
+     */
+    Assignment split(int[] nodeOf) {
         int nodes = ports.length;
         List<List<Integer>> onNode = new ArrayList<>();
         for (int n = 0; n < nodes; n++) {
@@ -148,8 +157,9 @@ final class FeasibleNodeSearch {
         int next = 0;
         for (int n = 0; n < nodes; n++) {
             List<Integer> members = onNode.get(n);
+            int[] local = workersOnNode(members, count[n]);
             for (int k = 0; k < members.size(); k++) {
-                workerOf[members.get(k)] = next + k % count[n];
+                workerOf[members.get(k)] = next + local[k];
             }
             for (int w = 0; w < count[n]; w++) {
                 nodeOfWorker[next + w] = n;
@@ -157,6 +167,48 @@ final class FeasibleNodeSearch {
             next += count[n];
         }
         return new Assignment(workerOf, nodeOfWorker);
+    }
+
+    /** Worker (0..count-1) of each member of one node. */
+    private int[] workersOnNode(List<Integer> members, int count) {
+        if (count == 0) {
+            return new int[0];
+        }
+        Map<Integer, Integer> localOf = new java.util.HashMap<>();
+        for (int k = 0; k < members.size(); k++) {
+            localOf.put(members.get(k), k);
+        }
+        List<PairwiseGreedyPacker.Pair> pairs = new ArrayList<>();
+        for (int k = 0; k < members.size(); k++) {
+            for (Map.Entry<Integer, Double> nb : adjacency.get(members.get(k)).entrySet()) {
+                Integer j = localOf.get(nb.getKey());
+                if (j != null && k < j) {
+                    pairs.add(new PairwiseGreedyPacker.Pair(k, j, nb.getValue()));
+                }
+            }
+        }
+        int[] countLimit = new int[count];
+        double[] unlimited = new double[count];
+        Arrays.fill(countLimit, perWorkerLimit);
+        Arrays.fill(unlimited, Double.POSITIVE_INFINITY);
+        double[] memberLoad = new double[members.size()];
+        for (int k = 0; k < memberLoad.length; k++) {
+            memberLoad[k] = load[members.get(k)];
+        }
+        PairwiseGreedyPacker packer = new PairwiseGreedyPacker(memberLoad, pairs,
+                new PairwiseGreedyPacker.Bins(countLimit, unlimited, new double[count], unlimited),
+                k -> "executor " + members.get(k));
+        Outcome<int[]> packed = packer.pack(pairs).flatMap(ignored -> packer.fillEmptyBins());
+        if (packed.isSuccess()) {
+            return packed.orElseThrow();
+        }
+        // Cannot happen (count workers of M hold the members, and count <= members), but stay total:
+        // deal round-robin, which meets both limits since count >= ceil(members / M).
+        int[] dealt = new int[members.size()];
+        for (int k = 0; k < dealt.length; k++) {
+            dealt[k] = k % count;
+        }
+        return dealt;
     }
 
     private final class Search {
