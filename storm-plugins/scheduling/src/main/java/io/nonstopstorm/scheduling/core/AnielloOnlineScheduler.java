@@ -129,8 +129,10 @@ public final class AnielloOnlineScheduler {
 
     /**
      * The greedy phases found no room: search node first for a placement that meets every constraint,
-     * heavy traffic first (keeps heavy pairs together), then heaviest load first (packs tight instances).
-     * Fails only when the instance is proven infeasible or both searches hit {@link #REPAIR_STEPS}.
+     * heavy traffic first into the node it cuts least (keeps heavy pairs together), then heaviest load
+     * first into the node it cuts least, fills most (best-fit decreasing) or leaves emptiest (worst fit,
+     * for when every port is needed). Fails only when the instance is proven infeasible (a cheap bound, or
+     * the first search exhausted) or all four searches hit {@link #REPAIR_STEPS} search nodes each.
      */
     private static Outcome<FeasibleNodeSearch.Assignment> repair(Instance instance,
                                                                  Outcome<FeasibleNodeSearch.Assignment> greedy) {
@@ -139,11 +141,17 @@ public final class AnielloOnlineScheduler {
         if (byTraffic.isSuccess()) {
             return byTraffic;
         }
-        Outcome<FeasibleNodeSearch.Assignment> byLoad = search.find(search.byLoadDescending(), REPAIR_STEPS);
-        if (byLoad.isSuccess()) {
-            return byLoad;
+        if (!byTraffic.reasonOrNull().contains("not proven")) {
+            return Outcome.failure(byTraffic.reasonOrNull() + " (greedy phases: " + greedy.reasonOrNull() + ")");
         }
-        return Outcome.failure(byLoad.reasonOrNull() + " (greedy phases: " + greedy.reasonOrNull() + ")");
+        Outcome<FeasibleNodeSearch.Assignment> last = byTraffic;
+        for (FeasibleNodeSearch.NodeChoice choice : FeasibleNodeSearch.NodeChoice.values()) {
+            last = search.find(search.byLoadDescending(), choice, REPAIR_STEPS);
+            if (last.isSuccess()) {
+                return last;
+            }
+        }
+        return Outcome.failure(last.reasonOrNull() + " (greedy phases: " + greedy.reasonOrNull() + ")");
     }
 
     /**

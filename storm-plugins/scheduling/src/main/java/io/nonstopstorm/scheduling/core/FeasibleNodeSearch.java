@@ -21,8 +21,9 @@ import java.util.Map;
  * first-fit; it backtracks only when that leaf breaks a constraint. The first leaf found is returned.
  *
  * <p>"No room" is a proof, never a guess: {@link #find} says "no room" only when a cheap bound rules
- * the instance out (fewer ports than workers, total load above total room, an executor above every node's
- * room, more executors than ports × M) or the search ran to completion without a leaf. When it stops at
+ * the instance out (fewer ports than workers, an executor above every node's room, more executors than
+ * ports × M, total load above what the nodes can carry: each at most its room and at most its ports × M
+ * heaviest executors) or the search ran to completion without a leaf. When it stops at
  * {@code maxSteps} search nodes first, its failure says the instance was not proven infeasible.
  */
 final class FeasibleNodeSearch {
@@ -39,6 +40,8 @@ final class FeasibleNodeSearch {
     private final int workers;
     private final int[] ports;
     private final double[] room;
+    /** The most load each node can carry: its room, or less when its ports × M heaviest executors weigh less. */
+    private final double[] carry;
 
     /**
      * @param adjacency per executor, neighbour → tuples/s exchanged (both directions summed)
@@ -53,11 +56,33 @@ final class FeasibleNodeSearch {
         this.workers = workers;
         this.ports = ports;
         this.room = room;
+        this.carry = new double[ports.length];
+        double[] heaviestFirst = load.clone();
+        Arrays.sort(heaviestFirst);
+        for (int n = 0; n < ports.length; n++) {
+            // A node holds at most ports × M executors, so it never carries more than the heaviest that many.
+            long most = Math.min(load.length, (long) ports[n] * perWorkerLimit);
+            double heaviest = 0;
+            for (int k = 0; k < most; k++) {
+                heaviest += heaviestFirst[heaviestFirst.length - 1 - k];
+            }
+            carry[n] = ports[n] == 0 ? 0 : Math.max(0, Math.min(room[n], heaviest));
+        }
     }
 
     /** Executors by load, heaviest first: the first-fit-decreasing order that packs tight instances. */
     Comparator<Integer> byLoadDescending() {
         return Comparator.comparingDouble((Integer i) -> -load[i]).thenComparingInt(i -> i);
+    }
+
+    /** How the search orders the nodes it tries for one executor. */
+    enum NodeChoice {
+        /** Least added inter-node traffic, then least utilised: a traffic-aware first fit. */
+        LEAST_CUT,
+        /** Least room left after the executor, then least added traffic: best fit, for tight packing. */
+        BEST_FIT,
+        /** Most room left after the executor: worst fit, spreads over every node (when all ports are needed). */
+        WORST_FIT
     }
 
     /** Executors by total traffic, heaviest first: the order that keeps heavy pairs together. */
@@ -71,16 +96,25 @@ final class FeasibleNodeSearch {
 
     /** The first assignment found with executors taken in {@code order}, within {@code maxSteps} search nodes. */
     Outcome<Assignment> find(Comparator<Integer> order, long maxSteps) {
-        return findNodes(order, maxSteps).map(this::split);
+        return find(order, NodeChoice.LEAST_CUT, maxSteps);
     }
 
-    /** As {@link #find}, the executor → node part only. */
+    /** As {@link #find(Comparator, long)}, trying nodes in the given order. */
+    Outcome<Assignment> find(Comparator<Integer> order, NodeChoice choice, long maxSteps) {
+        return findNodes(order, choice, maxSteps).map(this::split);
+    }
+
+    /** As {@link #find(Comparator, long)}, the executor → node part only. */
     Outcome<int[]> findNodes(Comparator<Integer> order, long maxSteps) {
+        return findNodes(order, NodeChoice.LEAST_CUT, maxSteps);
+    }
+
+    private Outcome<int[]> findNodes(Comparator<Integer> order, NodeChoice choice, long maxSteps) {
         String proof = cheapProof();
         if (proof != null) {
             return Outcome.failure("no room: " + proof);
         }
-        Search s = new Search(order, maxSteps);
+        Search s = new Search(order, choice, maxSteps);
         s.dfs(0);
         if (s.found == null) {
             return Outcome.failure(s.aborted
@@ -97,6 +131,10 @@ final class FeasibleNodeSearch {
         for (double l : load) {
             totalLoad += l;
             maxLoad = Math.max(maxLoad, l);
+        }
+        double totalCarry = 0;
+        for (double c : carry) {
+            totalCarry += c;
         }
         double totalRoom = 0;
         double maxRoom = Double.NEGATIVE_INFINITY;
@@ -119,6 +157,10 @@ final class FeasibleNodeSearch {
         }
         if (totalLoad > totalRoom + EPS) {
             return "total load " + totalLoad + " exceeds the nodes' total room " + totalRoom;
+        }
+        if (totalLoad > totalCarry + EPS) {
+            return "total load " + totalLoad + " exceeds what the nodes can carry, " + totalCarry
+                    + " (each at most its room or its ports x " + perWorkerLimit + " heaviest executors)";
         }
         if (load.length > executorRoom) {
             return load.length + " executors but the usable ports hold at most " + executorRoom
@@ -213,19 +255,22 @@ final class FeasibleNodeSearch {
 
     private final class Search {
         final int[] order;
+        final NodeChoice choice;
         final long maxSteps;
         final int[] nodeOf;
         final int[] count;
         final double[] used;
-        double freeRoom; // Σ room − used over usable nodes: the remaining load must fit in it
+        double freeRoom; // Σ carry − used over usable nodes: the remaining load must fit in it
         double remainingLoad;
+        int freeExecutorRoom; // Σ (ports_n × M − k_n): the remaining executors must fit in it
         int maxWorkersPossible; // Σ min(k_n, ports_n)
         int minWorkersNeeded; // Σ ⌈k_n / M⌉
         long steps;
         boolean aborted;
         int[] found;
 
-        Search(Comparator<Integer> comparator, long maxSteps) {
+        Search(Comparator<Integer> comparator, NodeChoice choice, long maxSteps) {
+            this.choice = choice;
             Integer[] boxed = new Integer[load.length];
             for (int i = 0; i < boxed.length; i++) {
                 boxed[i] = i;
@@ -239,7 +284,8 @@ final class FeasibleNodeSearch {
             this.used = new double[ports.length];
             for (int n = 0; n < ports.length; n++) {
                 if (ports[n] > 0) {
-                    freeRoom += Math.max(0, room[n]);
+                    freeRoom += carry[n];
+                    freeExecutorRoom += ports[n] * perWorkerLimit;
                 }
             }
             for (double l : load) {
@@ -272,7 +318,7 @@ final class FeasibleNodeSearch {
                 }
                 return;
             }
-            if (remainingLoad > freeRoom + EPS) {
+            if (remainingLoad > freeRoom + EPS || order.length - k > freeExecutorRoom) {
                 return;
             }
             int e = order[k];
@@ -282,9 +328,15 @@ final class FeasibleNodeSearch {
                 candidates[n] = n;
                 cut[n] = addedCut(e, n);
             }
-            Arrays.sort(candidates, Comparator.comparingDouble((Integer n) -> cut[n])
-                    .thenComparingDouble(n -> room[n] > 0 ? used[n] / room[n] : Double.POSITIVE_INFINITY)
-                    .thenComparingInt(n -> n));
+            Arrays.sort(candidates, switch (choice) {
+                case LEAST_CUT -> Comparator.comparingDouble((Integer n) -> cut[n])
+                        .thenComparingDouble(n -> room[n] > 0 ? used[n] / room[n] : Double.POSITIVE_INFINITY)
+                        .thenComparingInt(n -> n);
+                case BEST_FIT -> Comparator.comparingDouble((Integer n) -> room[n] - used[n] - load[e])
+                        .thenComparingDouble(n -> cut[n]).thenComparingInt(n -> n);
+                case WORST_FIT -> Comparator.comparingDouble((Integer n) -> -(room[n] - used[n] - load[e]))
+                        .thenComparingDouble(n -> cut[n]).thenComparingInt(n -> n);
+            });
             List<Integer> triedEmpty = new ArrayList<>();
             for (int n : candidates) {
                 if (ports[n] == 0 || used[n] + load[e] > room[n] + EPS) {
@@ -316,6 +368,7 @@ final class FeasibleNodeSearch {
                 count[n] = after;
                 used[n] += load[e];
                 freeRoom -= load[e];
+                freeExecutorRoom--;
                 remainingLoad -= load[e];
                 minWorkersNeeded += needDelta;
                 maxWorkersPossible += possibleDelta;
@@ -323,6 +376,7 @@ final class FeasibleNodeSearch {
                 maxWorkersPossible -= possibleDelta;
                 minWorkersNeeded -= needDelta;
                 remainingLoad += load[e];
+                freeExecutorRoom++;
                 freeRoom += load[e];
                 used[n] -= load[e];
                 count[n] = before;
