@@ -158,13 +158,13 @@ final class FeasibleNodeSearch {
         if (totalLoad > totalRoom + EPS) {
             return "total load " + totalLoad + " exceeds the nodes' total room " + totalRoom;
         }
-        if (totalLoad > totalCarry + EPS) {
-            return "total load " + totalLoad + " exceeds what the nodes can carry, " + totalCarry
-                    + " (each at most its room or its ports x " + perWorkerLimit + " heaviest executors)";
-        }
         if (load.length > executorRoom) {
             return load.length + " executors but the usable ports hold at most " + executorRoom
                     + " at " + perWorkerLimit + " per worker";
+        }
+        if (totalLoad > totalCarry + EPS) {
+            return "total load " + totalLoad + " exceeds what the nodes can carry, " + totalCarry
+                    + " (each at most its room or its ports x " + perWorkerLimit + " heaviest executors)";
         }
         return null;
     }

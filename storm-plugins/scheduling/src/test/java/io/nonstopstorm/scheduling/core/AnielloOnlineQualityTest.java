@@ -27,8 +27,8 @@ class AnielloOnlineQualityTest {
             new RandomInstance.Shape(4, 6, 4, 2, 4, 4, 1.2));
     static final long SEEDS = 100;
 
-    /** Per-instance ratios and the seeds of feasible instances the scheduler did not place. */
-    record Quality(List<Double> ratios, List<Long> missed, int infeasible) {
+    /** Per-instance ratios and the feasible instances (size, seed) the scheduler did not place. */
+    record Quality(List<Double> ratios, List<String> missed, int infeasible) {
         double mean() {
             return ratios.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
         }
@@ -56,9 +56,10 @@ class AnielloOnlineQualityTest {
         ExactInterNodeOptimum exact = new ExactInterNodeOptimum(alpha, 50_000_000);
         AnielloOnlineScheduler[] variants = {new AnielloOnlineScheduler(alpha, false), new AnielloOnlineScheduler(alpha, true)};
         List<List<Double>> ratios = List.of(new ArrayList<>(), new ArrayList<>());
-        List<List<Long>> missed = List.of(new ArrayList<>(), new ArrayList<>());
+        List<List<String>> missed = List.of(new ArrayList<>(), new ArrayList<>());
         int infeasible = 0;
-        for (RandomInstance.Shape shape : SHAPES) {
+        for (int size = 0; size < SHAPES.size(); size++) {
+            RandomInstance.Shape shape = SHAPES.get(size);
             for (long seed = 1; seed <= SEEDS; seed++) {
                 RandomInstance in = RandomInstance.generate(seed, shape);
                 Outcome<ExactInterNodeOptimum.Result> opt = exact.solve(in.topology(), in.cluster(), in.traffic(), in.loads());
@@ -75,7 +76,7 @@ class AnielloOnlineQualityTest {
                         continue;
                     }
                     if (!got.isSuccess()) {
-                        missed.get(v).add(seed);
+                        missed.get(v).add("size " + (size + 1) + " seed " + seed);
                         continue;
                     }
                     Placement p = got.orElseThrow();

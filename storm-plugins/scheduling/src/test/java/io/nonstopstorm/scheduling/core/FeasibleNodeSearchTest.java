@@ -90,6 +90,13 @@ class FeasibleNodeSearchTest {
         FeasibleNodeSearch tooFewPorts = new FeasibleNodeSearch(new double[] {1, 1, 1, 1, 1}, noTraffic(5), 2, 2,
                 new int[] {1, 1, 0}, new double[] {9, 9, 9});
         assertTrue(tooFewPorts.find(tooFewPorts.byLoadDescending(), 1).reasonOrNull().contains("hold at most 4"));
+
+        // Six executors of load 1, rooms 10 and 2, one port each and M = 3: the room would do (6 <= 12), but
+        // the first node carries at most 3 executors (one worker of 3) and the second at most its room, 2.
+        FeasibleNodeSearch carry = new FeasibleNodeSearch(new double[] {1, 1, 1, 1, 1, 1}, noTraffic(6), 3, 2,
+                new int[] {1, 1}, new double[] {10, 2});
+        assertTrue(carry.find(carry.byLoadDescending(), 1).reasonOrNull().contains("can carry"),
+                carry.find(carry.byLoadDescending(), 1).reasonOrNull());
     }
 
     @Test
