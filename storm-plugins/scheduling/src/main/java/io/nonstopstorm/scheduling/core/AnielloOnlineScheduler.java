@@ -52,10 +52,11 @@ import java.util.TreeMap;
  *
  * <p><b>Repair (ours).</b> When the greedy phases find no room, a bounded node-first search
  * ({@link FeasibleNodeSearch}) looks for a placement meeting every constraint: four executor/node orders,
- * at most {@link #REPAIR_STEPS} search nodes each. "No room" comes back only with a proof (fewer ports
- * than workers, an executor above every node's room, more executors than ports × M, total load above what
- * the nodes can carry, or the first search exhausted) or, saying "not proven", when every search hit its
- * bound. The greedy's "no room" made Nimbus fall back to Storm's default placement on feasible instances.
+ * at most {@link #REPAIR_STEPS} search nodes each (fewer on clusters of more than 50 nodes). "No room"
+ * comes back only with a proof (fewer ports than workers, an executor above every node's room, more
+ * executors than ports × M, total load above what the nodes can carry, or the first search exhausted)
+ * or, saying "not proven", when every search hit its bound. Before the repair the greedy's "no room"
+ * made Nimbus fall back to Storm's default placement on feasible instances.
  *
  * <p><b>Optional refinement (ours).</b> With {@code refine = true} the candidate is the lowest inter-node
  * traffic of several local searches under the same constraints: {@link InterNodeLocalSearch} on the
@@ -79,8 +80,11 @@ import java.util.TreeMap;
 public final class AnielloOnlineScheduler {
 
     private static final int REFINEMENT_SWEEPS = 50;
-    /** Search nodes each repair order may visit; beyond it the repair gives up without a proof. */
+    /** Search nodes each repair order may visit on small clusters; beyond it the repair gives up without a proof. */
     static final long REPAIR_STEPS = 200_000;
+    /** Search nodes × cluster nodes per repair order (each search node weighs every cluster node), so a
+     *  large cluster gets fewer steps, though always twice the executors (room for one descent). */
+    private static final long REPAIR_WORK = 10_000_000;
     /** Search nodes for each of the refinement's node-first starts: a start, not a proof, so kept short. */
     private static final long SECOND_START_STEPS = 20_000;
     private static final int MAX_RESTARTS = 24;
@@ -146,12 +150,15 @@ public final class AnielloOnlineScheduler {
      * heavy traffic first into the node it cuts least (keeps heavy pairs together), then heaviest load
      * first into the node it cuts least, fills most (best-fit decreasing) or leaves emptiest (worst fit,
      * for when every port is needed). Fails only when the instance is proven infeasible (a cheap bound, or
-     * the first search exhausted) or all four searches hit {@link #REPAIR_STEPS} search nodes each.
+     * the first search exhausted) or all four searches hit their bound: {@link #REPAIR_STEPS} search nodes
+     * each, fewer on clusters of more than 50 nodes ({@link #REPAIR_WORK}).
      */
     private static Outcome<FeasibleNodeSearch.Assignment> repair(Instance instance,
                                                                  Outcome<FeasibleNodeSearch.Assignment> greedy) {
         FeasibleNodeSearch search = instance.search();
-        Outcome<FeasibleNodeSearch.Assignment> byTraffic = search.find(search.byTrafficDescending(), REPAIR_STEPS);
+        long steps = Math.max(2L * instance.load().length,
+                Math.min(REPAIR_STEPS, REPAIR_WORK / Math.max(1, instance.ports().length)));
+        Outcome<FeasibleNodeSearch.Assignment> byTraffic = search.find(search.byTrafficDescending(), steps);
         if (byTraffic.isSuccess()) {
             return byTraffic;
         }
@@ -160,7 +167,7 @@ public final class AnielloOnlineScheduler {
         }
         Outcome<FeasibleNodeSearch.Assignment> last = byTraffic;
         for (FeasibleNodeSearch.NodeChoice choice : FeasibleNodeSearch.NodeChoice.values()) {
-            last = search.find(search.byLoadDescending(), choice, REPAIR_STEPS);
+            last = search.find(search.byLoadDescending(), choice, steps);
             if (last.isSuccess()) {
                 return last;
             }

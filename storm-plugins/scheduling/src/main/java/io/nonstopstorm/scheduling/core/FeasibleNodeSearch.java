@@ -16,9 +16,10 @@ import java.util.Map;
  *
  * <p>Constraints (as in {@link ExactInterNodeOptimum}): node load within its room; k executors on a node
  * need between ⌈k/M⌉ and min(k, ports) workers there, and these ranges must admit exactly W' workers in
- * all. The search takes the executors in the given order and tries, for each, the nodes that add the
- * least inter-node traffic first (then the least utilised), so its first leaf is a traffic-aware
- * first-fit; it backtracks only when that leaf breaks a constraint. The first leaf found is returned.
+ * all. The search takes the executors in the given order and tries the nodes for each in the order of
+ * a {@link NodeChoice} (by default those that add the least inter-node traffic first, so its first leaf
+ * is a traffic-aware first fit); it backtracks only when a branch breaks a constraint. The first leaf
+ * found is returned.
  *
  * <p>"No room" is a proof, never a guess: {@link #find} says "no room" only when a cheap bound rules
  * the instance out (fewer ports than workers, an executor above every node's room, more executors than
@@ -59,14 +60,14 @@ final class FeasibleNodeSearch {
         this.carry = new double[ports.length];
         double[] heaviestFirst = load.clone();
         Arrays.sort(heaviestFirst);
+        double[] heaviestSum = new double[load.length + 1]; // [k] = the k heaviest loads summed
+        for (int k = 0; k < load.length; k++) {
+            heaviestSum[k + 1] = heaviestSum[k] + heaviestFirst[load.length - 1 - k];
+        }
         for (int n = 0; n < ports.length; n++) {
             // A node holds at most ports × M executors, so it never carries more than the heaviest that many.
-            long most = Math.min(load.length, (long) ports[n] * perWorkerLimit);
-            double heaviest = 0;
-            for (int k = 0; k < most; k++) {
-                heaviest += heaviestFirst[heaviestFirst.length - 1 - k];
-            }
-            carry[n] = ports[n] == 0 ? 0 : Math.max(0, Math.min(room[n], heaviest));
+            int most = (int) Math.min(load.length, (long) ports[n] * perWorkerLimit);
+            carry[n] = ports[n] == 0 ? 0 : Math.max(0, Math.min(room[n], heaviestSum[most]));
         }
     }
 
