@@ -5,8 +5,10 @@ import io.nonstopstorm.scheduling.model.Outcome;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A placement that meets every constraint of the online formulation, found node first: a bounded
@@ -116,7 +118,7 @@ final class FeasibleNodeSearch {
             return Outcome.failure("no room: " + proof);
         }
         Search s = new Search(order, choice, maxSteps);
-        s.dfs(0);
+        s.run();
         if (s.found == null) {
             return Outcome.failure(s.aborted
                     ? "no placement found within " + maxSteps + " search steps (not proven infeasible)"
@@ -258,6 +260,7 @@ final class FeasibleNodeSearch {
         final int[] order;
         final NodeChoice choice;
         final long maxSteps;
+        final int[] next;
         final int[] nodeOf;
         final int[] count;
         final double[] used;
@@ -280,6 +283,7 @@ final class FeasibleNodeSearch {
             this.order = Arrays.stream(boxed).mapToInt(Integer::intValue).toArray();
             this.maxSteps = maxSteps;
             this.nodeOf = new int[load.length];
+            this.next = new int[load.length];
             Arrays.fill(nodeOf, -1);
             this.count = new int[ports.length];
             this.used = new double[ports.length];
@@ -305,23 +309,50 @@ final class FeasibleNodeSearch {
             return c;
         }
 
-        void dfs(int k) {
-            if (found != null || aborted) {
-                return;
-            }
-            if (++steps > maxSteps) {
-                aborted = true;
-                return;
-            }
-            if (k == order.length) {
-                if (minWorkersNeeded <= workers && workers <= maxWorkersPossible) {
-                    found = nodeOf.clone();
+        /**
+         * Depth-first search without recursion (a topology may have thousands of executors): depth k
+         * places executor order[k]; {@code next[k]} is how far through k's node order the search has got.
+         * Returning to a depth recomputes its node order, which the restored state makes identical.
+         */
+        void run() {
+            int k = 0;
+            boolean entering = true;
+            while (true) {
+                if (entering) {
+                    if (++steps > maxSteps) {
+                        aborted = true;
+                        return;
+                    }
+                    boolean leaf = k == order.length;
+                    if (leaf && minWorkersNeeded <= workers && workers <= maxWorkersPossible) {
+                        found = nodeOf.clone();
+                        return;
+                    }
+                    if (leaf || remainingLoad > freeRoom + EPS || order.length - k > freeExecutorRoom) {
+                        if (--k < 0) {
+                            return;
+                        }
+                        undo(k);
+                        entering = false;
+                        continue;
+                    }
+                    next[k] = 0;
                 }
-                return;
+                if (advance(k)) {
+                    k++;
+                    entering = true;
+                } else {
+                    if (--k < 0) {
+                        return;
+                    }
+                    undo(k);
+                    entering = false;
+                }
             }
-            if (remainingLoad > freeRoom + EPS || order.length - k > freeExecutorRoom) {
-                return;
-            }
+        }
+
+        /** Places executor order[k] on the next node of its order that keeps every constraint; false if none. */
+        private boolean advance(int k) {
             int e = order[k];
             Integer[] candidates = new Integer[ports.length];
             double[] cut = new double[ports.length];
@@ -338,19 +369,17 @@ final class FeasibleNodeSearch {
                 case WORST_FIT -> Comparator.comparingDouble((Integer n) -> -(room[n] - used[n] - load[e]))
                         .thenComparingDouble(n -> cut[n]).thenComparingInt(n -> n);
             });
-            List<Integer> triedEmpty = new ArrayList<>();
-            for (int n : candidates) {
-                if (ports[n] == 0 || used[n] + load[e] > room[n] + EPS) {
+            // Empty nodes with the same ports and room are interchangeable: only the first is tried.
+            Set<List<Double>> emptySeen = new HashSet<>();
+            for (int i = 0; i < candidates.length; i++) {
+                int n = candidates[i];
+                boolean twin = count[n] == 0 && !emptySeen.add(List.of((double) ports[n], room[n]));
+                if (i < next[k] || twin) {
                     continue;
                 }
-                if (count[n] == 0) {
-                    boolean twin = false;
-                    for (int t : triedEmpty) {
-                        twin |= ports[t] == ports[n] && room[t] == room[n];
-                    }
-                    if (twin) {
-                        continue; // an identical empty node already failed: this one would too
-                    }
+                next[k] = i + 1;
+                if (ports[n] == 0 || used[n] + load[e] > room[n] + EPS) {
+                    continue;
                 }
                 int before = count[n];
                 int after = before + 1;
@@ -362,9 +391,6 @@ final class FeasibleNodeSearch {
                         || maxWorkersPossible + possibleDelta + (order.length - k - 1) < workers) {
                     continue;
                 }
-                if (before == 0) {
-                    triedEmpty.add(n);
-                }
                 nodeOf[e] = n;
                 count[n] = after;
                 used[n] += load[e];
@@ -373,19 +399,27 @@ final class FeasibleNodeSearch {
                 remainingLoad -= load[e];
                 minWorkersNeeded += needDelta;
                 maxWorkersPossible += possibleDelta;
-                dfs(k + 1);
-                maxWorkersPossible -= possibleDelta;
-                minWorkersNeeded -= needDelta;
-                remainingLoad += load[e];
-                freeExecutorRoom++;
-                freeRoom += load[e];
-                used[n] -= load[e];
-                count[n] = before;
-                nodeOf[e] = -1;
-                if (found != null || aborted) {
-                    return;
-                }
+                return true;
             }
+            next[k] = candidates.length;
+            return false;
+        }
+
+        /** Takes executor order[k] off its node again. */
+        private void undo(int k) {
+            int e = order[k];
+            int n = nodeOf[e];
+            int after = count[n];
+            int before = after - 1;
+            minWorkersNeeded -= ExecutorsPerSlotLimit.ceilDiv(after, perWorkerLimit)
+                    - ExecutorsPerSlotLimit.ceilDiv(before, perWorkerLimit);
+            maxWorkersPossible -= Math.min(after, ports[n]) - Math.min(before, ports[n]);
+            remainingLoad += load[e];
+            freeExecutorRoom++;
+            freeRoom += load[e];
+            used[n] -= load[e];
+            count[n] = before;
+            nodeOf[e] = -1;
         }
     }
 }

@@ -117,4 +117,19 @@ class FeasibleNodeSearchTest {
         assertFalse(o.isSuccess());
         assertTrue(o.reasonOrNull().contains("not proven infeasible"), o.reasonOrNull());
     }
+
+    @Test
+    void searchesThousandsOfExecutorsWithoutDeepRecursion() {
+        // One search level per executor: 20 000 levels would overflow a recursive search's stack.
+        int executors = 20_000;
+        double[] load = new double[executors];
+        java.util.Arrays.fill(load, 1);
+        int[] ports = new int[20];
+        double[] room = new double[20];
+        java.util.Arrays.fill(ports, 10);
+        java.util.Arrays.fill(room, 1_000);
+        FeasibleNodeSearch s = new FeasibleNodeSearch(load, noTraffic(executors), 100, 200, ports, room);
+        FeasibleNodeSearch.Assignment a = s.find(s.byLoadDescending(), 2L * executors).orElseThrow();
+        assertMeetsConstraints(a, load, 100, 200, ports, room);
+    }
 }
