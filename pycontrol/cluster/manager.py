@@ -18,7 +18,7 @@ from pycontrol.cluster import daemons, network, ports, processes, secrets, storm
 from pycontrol.jvm.java import find_java
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.processes import ProcessRecord
-from pycontrol.cluster.spec import ClusterSpec, spec_from_dict
+from pycontrol.cluster.spec import ClusterSpec, NodeSpec, spec_from_dict
 from pycontrol.cluster.storm_conf import marker
 from pycontrol.errors import UserError
 from pycontrol.storm.rest import RestError, StormRest
@@ -86,27 +86,42 @@ def _check_alive(recs: list[ProcessRecord]) -> None:
                              f"({r.log_file or r.out_file}):\n{detail}")
 
 
-def _wait(what: str, ready: Callable[[], bool], recs: list[ProcessRecord], deadline: float) -> None:
+def _wait(what: str, ready: Callable[[], bool], recs: list[ProcessRecord], deadline: float,
+          why: Callable[[], str] | None = None) -> None:
     while True:
         _check_alive(recs)
         if ready():
             return
         if time.monotonic() > deadline:
-            raise UserError(f"timed out waiting for {what}; logs are under {Path(recs[0].out_file).parent}")
+            lacking = f" (still: {why()})" if why else ""
+            raise UserError(f"timed out waiting for {what}{lacking}; logs are under {Path(recs[0].out_file).parent}")
         time.sleep(0.5)
 
 
-def _cluster_ready(rest: StormRest, spec: ClusterSpec) -> bool:
-    """A Nimbus leads (only the leader takes uploads: Storm's `beginFileUpload` refuses otherwise, and
-    after a ZooKeeper outage Nimbus wins its leadership back only after it has re-checked its blobs),
-    and every supervisor with all its slots is listed."""
+def _cluster_ready(rest: StormRest, spec: ClusterSpec, nodes: list[NodeSpec] | None = None) -> bool:
+    return not _not_ready(rest, spec, nodes)
+
+
+def _not_ready(rest: StormRest, spec: ClusterSpec, nodes: list[NodeSpec] | None = None) -> str:
+    """What the cluster still lacks ("" when ready): a leading Nimbus (only the leader takes uploads:
+    Storm's `beginFileUpload` refuses otherwise, and after a ZooKeeper outage Nimbus wins its leadership
+    back only after it has re-checked its blobs), and the supervisor of every node in `nodes` (default:
+    all) listed with all its slots. A node whose supervisor is down is left out by `start_daemon`: its
+    entry (an ephemeral znode of its own ZooKeeper session) stays listed only until that session
+    expires, so waiting for it would race."""
     try:
-        leads = any(n.get("status") == "Leader" for n in rest.nimbuses())
+        nimbuses = rest.nimbuses()
         sups = rest.supervisors()
-    except RestError:
-        return False
-    return (leads and len(sups) == spec.nodes
-            and sum(int(s.get("slotsTotal", 0)) for s in sups) == spec.total_slots)
+    except RestError as e:
+        return f"the REST API failed: {e}"
+    missing = []
+    if not any(n.get("status") == "Leader" for n in nimbuses):
+        missing.append(f"no Nimbus leads (Nimbus status: {[n.get('status') for n in nimbuses]})")
+    listed = {(s.get("host"), int(s.get("slotsTotal", 0))) for s in sups}
+    absent = [n.name for n in (spec.node_specs if nodes is None else nodes) if (n.host, len(n.slot_ports)) not in listed]
+    if absent:
+        missing.append(f"not listed with all their slots: {absent} (listed: {sorted(listed, key=str)})")
+    return "; ".join(missing)
 
 
 def _clean_dirs(layout: Layout, spec: ClusterSpec) -> None:
@@ -166,7 +181,7 @@ def up(spec: ClusterSpec, timeout_s: float = 240.0, echo: Callable[[str], None] 
             state.save(layout)
         rest = ui_token.rest_client(spec, timeout_s=5)
         _wait(f"{spec.nodes} supervisors with {spec.total_slots} slots in the REST API",
-              lambda: _cluster_ready(rest, spec), state.processes, deadline)
+              lambda: _cluster_ready(rest, spec), state.processes, deadline, lambda: _not_ready(rest, spec))
     except BaseException:
         # Whatever failed (or Ctrl-C), leave nothing behind.
         _teardown(spec, state.processes)
@@ -291,11 +306,17 @@ def start_daemon(home: Path, name: str, timeout_s: float = 120.0) -> State:
     rest = ui_token.rest_client(state.spec, timeout_s=5)
     started = time.monotonic()
     node = next((n for n in state.spec.node_specs if f"{n.name}-supervisor" == name), None)
-    _wait(f"the cluster after starting {name} (a leading Nimbus, every supervisor and slot)",
-          lambda: _cluster_ready(rest, state.spec) and (node is None or _fresh(rest, node.host, started)),
-          [state.processes[idx]], deadline)
+    running = [n for n in state.spec.node_specs if _alive(state, f"{n.name}-supervisor")]
+    _wait(f"the cluster after starting {name} (a leading Nimbus, every running supervisor and its slots)",
+          lambda: _cluster_ready(rest, state.spec, running) and (node is None or _fresh(rest, node.host, started)),
+          [state.processes[idx]], deadline, lambda: _not_ready(rest, state.spec, running) or "the started supervisor's "
+          "entry is still the old one")
     processes.mark_ready(state.processes[idx])
     return state
+
+
+def _alive(state: State, name: str) -> bool:
+    return any(p.name == name and processes.is_alive(p) for p in state.processes)
 
 
 def _fresh(rest: StormRest, host: str, started: float) -> bool:
