@@ -31,8 +31,8 @@ def register(main: click.Group) -> None:
 @click.option("--moves", default="1,4", show_default=True, help="Part 1: executors moved at once, one move each.")
 @click.option("--rebalance/--no-rebalance", default=False, show_default=True,
               help="Part 1: also Storm's rebalance on the stock cluster (about a minute more).")
-@click.option("--warmup", "warmup_s", type=float, default=10, show_default=True,
-              help="Part 2: seconds of warm-up before its phases.")
+@click.option("--warmup", "warmup_s", type=float, default=20, show_default=True,
+              help="Part 2: seconds of warm-up in each run (the controller observing), left out of the comparison.")
 @click.option("--duration", "phase_s", type=float, default=50, show_default=True,
               help="Part 2: seconds of each phase (OTD live, and the control run without moves).")
 @click.option("--network", default="loopback", show_default=True, help="loopback, or netns (needs root).")

@@ -22,7 +22,7 @@ class DemoOptions:
     after_s: float = 30              # part 1: seconds watched after each move (the table's window)
     moves: tuple[int, ...] = (1, 4)  # part 1: executors moved at once, one segment each
     rebalance: bool = False          # part 1: also Storm's rebalance on the stock cluster (~1 min more)
-    warmup_s: float = 10             # part 2: observing, once the workload has settled
+    warmup_s: float = 20             # part 2: observing (left out of the comparison)
     phase_s: float = 50              # part 2: each of OTD live and the control run
     port_base: int = 17000
     network: str = "loopback"

@@ -17,7 +17,6 @@ pytestmark = [pytest.mark.cluster, pytest.mark.slow,
               pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="pinning 2 nodes needs 2 CPUs")]
 
 WARMUP_S, PHASE_S = 10, 30   # 3 windows of 10 s per run: the least the comparison takes
-SETTLE_MAX_S = 10            # CI's machine may never settle at the demo's rate: the runs then go on, and say so
 
 
 def test_controller_part_compares_otd_with_a_control_that_moves_nothing(tmp_path):
@@ -25,8 +24,7 @@ def test_controller_part_compares_otd_with_a_control_that_moves_nothing(tmp_path
     port_base = TEST_PORT_BASE + 1400   # clear of the session cluster and the lifecycle test (+1000)
     lines: list[str] = []
     doc = run_controller_part(home, out, lambda line: (lines.append(line), print(line, flush=True)),
-                              port_base=port_base, warmup_s=WARMUP_S, phase_s=PHASE_S,
-                              settle_max_s=SETTLE_MAX_S)
+                              port_base=port_base, warmup_s=WARMUP_S, phase_s=PHASE_S)
 
     # The cluster is down afterwards and nothing of it is left.
     spec = make_spec(home, nodes=2, node_slots=NODE_SLOTS, port_base=port_base)
@@ -47,10 +45,8 @@ def test_controller_part_compares_otd_with_a_control_that_moves_nothing(tmp_path
         assert {int(p): tuple(c) for p, c in run["worker_cpus"].items()} == \
             {int(p): node_of_port[int(p)] for p in run["worker_cpus"]}
         assert len(run["windows"]) >= 3
-        # Each run waited for the workload to settle (or said it did not) before its phases.
-        assert set(run["settle"]) == {"settled", "after_submit_s"}
-        if not run["settle"]["settled"]:
-            assert any("never settled" in line for line in doc["summary_lines"])
+    # The summary says whether each run took the offered rate.
+    assert any(line.strip().startswith("offered ") for line in doc["summary_lines"])
 
     # The control moved nothing; OTD's moves are recorded, or it says why it made none.
     assert written["runs"]["control"]["moves_made"] == 0

@@ -91,6 +91,22 @@ def compare(otd_windows: Sequence[Mapping], control_windows: Sequence[Mapping]) 
     return rows
 
 
+def offered_rate_line(table: Sequence[Mapping], offered: float, kept_up: float = 0.9) -> str:
+    """Whether each run took the offered rate (its median throughput at least `kept_up` of it): a run
+    that did not fell behind the offered schedule, and its latency from the intended emit time grew."""
+    row = next(r for r in table if r["metric"] == "throughput")
+    took = {name: (row[f"{key}_median"] or 0) >= kept_up * offered for name, key in (("OTD", "otd"), ("control", "control"))}
+    if not any(took.values()):
+        return (f"  offered {offered:g} sentences/s, above what either run took: throughput is the measure; both fell "
+                f"behind the offered schedule, so latency from the intended emit time grew in both")
+    if all(took.values()):
+        return f"  offered {offered:g} sentences/s: both runs took it (the default placement was not overloaded)"
+    kept = next(n for n, ok in took.items() if ok)
+    behind = next(n for n, ok in took.items() if not ok)
+    return (f"  offered {offered:g} sentences/s: the {kept} run took it, the {behind} run fell behind the offered "
+            f"schedule (its latency from the intended emit time grew)")
+
+
 def stall_warnings(runs: Mapping[str, Sequence[Mapping]]) -> list[str]:
     """A line per run with windows in which nothing was acked: the topology stalled (workers restarting,
     a starved machine), and its figures say more about that than about placement."""
