@@ -16,6 +16,7 @@ DEFAULT_HOME = REPO_ROOT / "build" / "bench" / "otd"
 
 def register(main: click.Group) -> None:
     bench_cmd.add_subcommand(main, otd)
+    bench_cmd.add_subcommand(main, otd_ab)
 
 
 @click.command("otd")
@@ -86,3 +87,30 @@ def otd(quick, parts, default_seconds, otd_seconds, compute_rate, comm_rate, lin
 
 def _n(v) -> str:
     return "-" if v is None else f"{v:.3g}" if abs(v) < 100 else f"{v:.0f}"
+
+
+@click.command("otd-ab")
+@click.option("--repeat", type=int, default=3, show_default=True, help="Repetitions of (OTD, control, ceiling).")
+@click.option("--warmup", "warmup_s", type=float, default=30, show_default=True,
+              help="Seconds of warm-up in every run (controller observing), left out.")
+@click.option("--duration", "phase_s", type=float, default=120, show_default=True, help="Measured seconds per run.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Result JSON (default: results/otd/ab-<date-time>.json).")
+@click.option("--home", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_HOME / "ab",
+              show_default=True, help="Directory of the benchmark's cluster.")
+@click.option("--port-base", type=int, default=19500, show_default=True, help="Port base of the cluster.")
+def otd_ab(repeat, warmup_s, phase_s, out, home, port_base) -> None:
+    """OTD against a no-move control and a balanced ceiling on the demo's pinned cluster, repeated (order
+    rotated): OTD's throughput gain and the share of the achievable gain it realised, with n and spread.
+    Run it alone on the machine: about 3 runs x (warm-up + duration + ~40 s) per repetition."""
+    from pycontrol.bench.otd.ab import run_ab
+
+    out = (out or DEFAULT_OUT / f"ab-{time.strftime('%Y%m%d-%H%M%S')}.json").resolve()
+
+    def echo(msg: str) -> None:
+        click.echo(f"{time.strftime('%H:%M:%S')} {msg}")
+
+    doc = run_ab(home.resolve(), out, echo, port_base=port_base, warmup_s=warmup_s, phase_s=phase_s, repeat=repeat)
+    for line in doc["summary_lines"]:
+        click.echo(line)
+    click.echo(f"wrote {out}")

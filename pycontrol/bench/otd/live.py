@@ -66,6 +66,9 @@ class Experiment:
     # leaves the start-up backlog inside the measured phase on the next.
     settle_rate: float | None = None
     settle_max_s: float = 180.0
+    # When set, this component's executors are first spread evenly over the nodes by live moves (before
+    # the warm-up; balance.balanced_moves): the A/B benchmark's "ceiling" run, with plan-only after it.
+    balance_component: str | None = None
 
 
 @dataclass
@@ -81,6 +84,7 @@ class RunData:
     cycles: list[dict] = field(default_factory=list)               # every decision record, with its reason
     worker_cpus: dict[int, tuple[int, ...]] = field(default_factory=dict)  # slot port -> CPUs it may use
     settle: dict[str, Any] = field(default_factory=dict)           # {"settled": bool, "after_submit_s": s}
+    initial_moves: list[dict] = field(default_factory=list)        # the ceiling run's balancing moves
 
 
 # Nodes sharing the machine's CPUs: a worker this far above (below) the mean share seen under the default
@@ -210,6 +214,28 @@ def wait_settled(exp: Experiment, read_rows: Callable[[], list], submitted_at: f
     return {"settled": False, "after_submit_s": round(time.monotonic() - submitted_at, 1)}
 
 
+def balance_now(client, rest: StormRest, exp: Experiment, topo_id: str, echo: Callable[[str], None]) -> list[dict]:
+    """The ceiling run's start: exp.balance_component spread evenly over the nodes by one plan of live
+    moves; returns the moves. A plan the scheduler does not apply is an error: the run would not be the
+    ceiling its name says."""
+    from pycontrol.bench.otd.balance import balanced_moves
+    from pycontrol.migration.migrate import wait_decision, write_plan
+    moves = balanced_moves(placement.placement(rest, topo_id), exp.balance_component)
+    if not moves:
+        echo(f"{exp.balance_component} already spread evenly over the nodes: no move")
+        return []
+    echo(f"balancing {exp.balance_component}: {len(moves)} live move(s) before the warm-up")
+    _, version = write_plan(client, exp.topology, moves)
+    decision = wait_decision(client, exp.topology, topo_id, version, 120)
+    if decision.status != APPLIED:
+        raise UserError(f"the balancing plan for {exp.topology} was not applied: {decision.status} ({decision.reason})")
+    want = {f"[{a}-{b}]": f"{h}:{p}" for (a, b), (h, p) in moves.items()}
+    wait_until("the balanced placement in the REST API", lambda: all(
+        want.get(pl.executor, f"{pl.host}:{pl.port}") == f"{pl.host}:{pl.port}"
+        for pl in placement.placement(rest, topo_id)), 120)
+    return [{"executor": [a, b], "to": f"{h}:{p}"} for (a, b), (h, p) in sorted(moves.items())]
+
+
 def run_on_cluster(spec: ClusterSpec, exp: Experiment, echo: Callable[[str], None], metrics_port: int = 0,
                    stop: threading.Event | None = None) -> RunData:
     """Both phases of `exp` on a running cluster: submit, wait until it runs, observe, then the second
@@ -249,6 +275,8 @@ def run_on_cluster(spec: ClusterSpec, exp: Experiment, echo: Callable[[str], Non
         if exp.settle_rate is not None:
             data.settle = wait_settled(exp, lambda: series.read_series(locate.artifact_dirs(layout.logs, topo_id)),
                                        submitted_at, echo, stop)
+        if exp.balance_component is not None:
+            data.initial_moves = balance_now(client, rest, exp, topo_id, echo)
         if exp.warmup_s > 0:
             echo(f"running; warming up {exp.warmup_s:g} s under Storm's default placement")
             stop.wait(exp.warmup_s)

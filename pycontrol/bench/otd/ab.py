@@ -1,0 +1,140 @@
+"""OTD against a no-move control and a balanced "ceiling", repeated: the benchmark behind the demo's
+part 2 (same pinned cluster and heavy word count, controlled.py), with n repetitions.
+
+Each repetition runs three topologies one after the other on one cluster, each freshly submitted, each
+with the same warm-up (controller observing, left out) and then phase_s measured:
+* otd: OTD live (calibrated thresholds, as in the demo);
+* control: the same controller observing only (plan-only), nothing moved;
+* ceiling: the split bolt spread evenly over the nodes by live moves before the warm-up, then plan-only
+  (balance.py): what a balanced placement takes on this machine.
+The order rotates from one repetition to the next (otd, control, ceiling; then control, ceiling, otd; ...)
+so that no kind always runs first on a cold cluster or last on a warm one.
+
+Per run the measure is the median of its 10 s windows' acked sentences/s (the offered rate is above what
+the default placement takes). Per repetition: OTD's gain over the control in %, and the share of the
+achievable gain it realised, (otd - control) / (ceiling - control), undefined when the ceiling did not
+beat the control. Across repetitions: n, median, min-max and 95 % intervals (stats.summarize). The
+machine's load is recorded at the start and end of every run. Pure summary (summarize_runs); the
+adapter is run_ab."""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from pycontrol.bench import stats
+from pycontrol.bench.migration import machine
+from pycontrol.bench.otd import controlled
+from pycontrol.bench.otd.live import cluster_session, run_on_cluster, wait_topology_gone
+from pycontrol.cluster.spec import cpus_per_node, make_spec
+from pycontrol.errors import UserError
+
+KINDS = ("otd", "control", "ceiling")
+BALANCED = "split"
+
+
+def order(repetition: int) -> list[str]:
+    """Repetition i runs KINDS rotated by i."""
+    k = repetition % len(KINDS)
+    return list(KINDS[k:] + KINDS[:k])
+
+
+def experiment(kind: str, warmup_s: float, phase_s: float):
+    if kind == "otd":
+        return controlled.controller_experiment("otd", warmup_s, phase_s)
+    if kind == "control":
+        return controlled.controller_experiment("plan-only", warmup_s, phase_s)
+    if kind == "ceiling":
+        return replace(controlled.controller_experiment("plan-only", warmup_s, phase_s), balance_component=BALANCED)
+    raise UserError(f"unknown run kind '{kind}' (one of {', '.join(KINDS)})")
+
+
+def realized_share(otd: float, control: float, ceiling: float) -> float | None:
+    """(otd - control) / (ceiling - control); None when the ceiling did not beat the control (no gain
+    was there to realise, or the runs were too noisy to say)."""
+    room = ceiling - control
+    return None if room <= 0 else (otd - control) / room
+
+
+def summarize_runs(reps: Sequence[Mapping[str, float]]) -> dict:
+    """reps: per repetition, kind -> median acked/s. Per repetition the gain and realised share; across
+    repetitions each kind's, the gain's and the share's summary (n, median, min-max, intervals)."""
+    if not reps:
+        raise UserError("no repetition to summarize")
+    per = []
+    for r in reps:
+        gain = None if not r["control"] else 100.0 * (r["otd"] - r["control"]) / r["control"]
+        per.append({**{k: r[k] for k in KINDS}, "gain_pct": gain,
+                    "realized_share": realized_share(r["otd"], r["control"], r["ceiling"])})
+
+    def summary(key: str) -> dict | None:
+        vals = [p[key] for p in per if p[key] is not None]
+        return stats.summarize(vals).as_dict() if vals else None
+    return {"repetitions": per, "summary": {key: summary(key) for key in (*KINDS, "gain_pct", "realized_share")},
+            "share_undefined_in": sum(p["realized_share"] is None for p in per)}
+
+
+def summary_lines(doc: Mapping) -> list[str]:
+    s = doc["summary"]
+
+    def fmt(key: str, unit: str = "") -> str:
+        x = s[key]
+        if x is None:
+            return f"{key}: undefined in every repetition"
+        return f"{key}: median {x['median']:.4g}{unit} [{x['min']:.4g}-{x['max']:.4g}] (n = {x['n']})"
+    lines = [f"OTD vs control vs balanced ceiling, acked sentences/s (medians of 10 s windows), "
+             f"n = {len(doc['repetitions'])} repetitions, [min-max]:"]
+    lines += ["  " + fmt(k) for k in KINDS] + ["  " + fmt("gain_pct", " %"), "  " + fmt("realized_share")]
+    if doc["share_undefined_in"]:
+        lines.append(f"  the ceiling did not beat the control in {doc['share_undefined_in']} repetition(s): "
+                     f"no realised share there")
+    return lines
+
+
+def _median_throughput(windows: Sequence[Mapping]) -> float:
+    vals = [w["throughput"] for w in windows if w.get("throughput") is not None]
+    if not vals:
+        raise UserError("a run had no measured window")
+    return statistics.median(vals)
+
+
+def run_ab(home: Path, out: Path, echo: Callable[[str], None], *, port_base: int, warmup_s: float,
+           phase_s: float, repeat: int) -> dict:
+    """n = repeat repetitions of (otd, control, ceiling) on one pinned cluster; writes out (JSON)."""
+    if repeat < 1:
+        raise UserError(f"--repeat must be at least 1, got {repeat}")
+    pins = cpus_per_node(2, sorted(os.sched_getaffinity(0)))
+    spec = make_spec(home, nodes=2, node_slots=controlled.NODE_SLOTS, node_cpus=pins, port_base=port_base,
+                     extra_conf=controlled.CLUSTER_CONF)
+    runs, reps = [], []
+    started = time.time()
+    with cluster_session(spec, echo):
+        for i in range(repeat):
+            medians = {}
+            for kind in order(i):
+                echo(f"repetition {i + 1} of {repeat}: {kind}")
+                load_start = machine.now()
+                data = run_on_cluster(spec, experiment(kind, warmup_s, phase_s), echo)
+                wait_topology_gone(spec, controlled.TOPOLOGY)
+                windows = controlled._run_windows(data, phase_s)
+                medians[kind] = _median_throughput(windows)
+                runs.append({"repetition": i + 1, "kind": kind, "median_acked_per_s": medians[kind],
+                             "moves_made": len(data.moves), "initial_moves": data.initial_moves,
+                             "windows": windows, "machine_start": load_start, "machine_end": machine.now(),
+                             "topology_id": data.topology_id})
+            reps.append(medians)
+    doc = {"benchmark": "otd-ab", "started": started, "finished": time.time(), "repeat": repeat,
+           "warmup_s": warmup_s, "phase_s": phase_s, "offered_rate": controlled.RATE,
+           "settings": list(controlled.SETTINGS), "cluster": {"node_slots": list(controlled.NODE_SLOTS),
+                                                                "node_cpus": [list(c) for c in pins]},
+           "command": f"pycontrol bench otd-ab --repeat {repeat} --warmup {warmup_s:g} --duration {phase_s:g}",
+           **summarize_runs(reps), "runs": runs}
+    doc["summary_lines"] = summary_lines(doc)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(doc, indent=2))
+    return doc
