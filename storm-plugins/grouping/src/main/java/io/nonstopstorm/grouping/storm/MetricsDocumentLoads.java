@@ -1,7 +1,7 @@
 package io.nonstopstorm.grouping.storm;
 
 import io.nonstopstorm.grouping.signal.TaskLoad;
-import io.nonstopstorm.metrics.doc.ExecutorSpans;
+import io.nonstopstorm.wire.ExecutorSpans;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 
 import java.util.ArrayList;

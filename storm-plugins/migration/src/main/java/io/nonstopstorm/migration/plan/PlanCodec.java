@@ -1,6 +1,6 @@
 package io.nonstopstorm.migration.plan;
 
-import io.nonstopstorm.metrics.doc.ExecutorSpans;
+import io.nonstopstorm.wire.ExecutorSpans;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

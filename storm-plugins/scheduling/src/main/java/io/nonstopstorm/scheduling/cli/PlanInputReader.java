@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import io.nonstopstorm.metrics.doc.ExecutorSpans;
+import io.nonstopstorm.wire.ExecutorSpans;
 import io.nonstopstorm.scheduling.core.ComponentAllocation;
 import io.nonstopstorm.scheduling.core.ElasticAllocator;
 import io.nonstopstorm.scheduling.model.ClusterModel;

@@ -1,7 +1,7 @@
 package io.nonstopstorm.scheduling.plan;
 
 import io.nonstopstorm.scheduling.model.ExecutorId;
-import io.nonstopstorm.metrics.doc.ExecutorSpans;
+import io.nonstopstorm.wire.ExecutorSpans;
 import io.nonstopstorm.scheduling.model.Outcome;
 import java.util.Map;
 import java.util.Optional;

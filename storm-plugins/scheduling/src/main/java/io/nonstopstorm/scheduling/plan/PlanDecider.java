@@ -4,7 +4,7 @@ import io.nonstopstorm.scheduling.core.PlanValidator;
 import io.nonstopstorm.scheduling.model.ClusterModel;
 import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
-import io.nonstopstorm.metrics.doc.ExecutorSpans;
+import io.nonstopstorm.wire.ExecutorSpans;
 import io.nonstopstorm.scheduling.model.Node;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;

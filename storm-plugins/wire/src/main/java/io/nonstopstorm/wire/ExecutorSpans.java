@@ -1,4 +1,4 @@
-package io.nonstopstorm.metrics.doc;
+package io.nonstopstorm.wire;
 
 import java.util.Optional;
 
@@ -11,8 +11,8 @@ import java.util.Optional;
  * {@code end = 2^31-1} is refused instead of iterated. Readers that know the topology's executors also
  * refuse spans that are not among them ({@link #UNKNOWN_EXECUTOR}).
  *
- * <p>One home for the JVM side: the metrics jar sits in extlib, on the classpath of every daemon and worker,
- * and the scheduling, migration and grouping modules use this class from it. The same rule is in
+ * <p>One home for the JVM side: the scheduling, migration, grouping and metrics modules use this class (the
+ * metrics jar in extlib carries the wire classes to every daemon and worker). The same rule is in
  * pycontrol/executor_spans.py; the shared vectors in tests/vectors/documents keep the two equal. Reasons
  * start with their code.
  */
