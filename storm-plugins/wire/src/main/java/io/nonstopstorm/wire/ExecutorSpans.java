@@ -44,6 +44,21 @@ public final class ExecutorSpans {
         return Optional.empty();
     }
 
+    /**
+     * Reads an executor id text in one of the {@code accepted} spellings and checks it by this rule, on the
+     * bounds as written (a forged {@code [1,4294967297]} is {@value #SPAN_TOO_LARGE}, not a wrapped int).
+     *
+     * @throws IllegalArgumentException naming the spelling problem, or the rule's reason (starting with its code)
+     */
+    public static ExecutorId parse(String text, boolean systemAllowed, ExecutorId.Spelling... accepted) {
+        ExecutorId.Bounds b = ExecutorId.bounds(text, accepted);
+        Optional<String> bad = check(b.start(), b.end(), systemAllowed);
+        if (bad.isPresent()) {
+            throw new IllegalArgumentException(bad.get());
+        }
+        return new ExecutorId((int) b.start(), (int) b.end());
+    }
+
     /** Tasks of a span already checked (the system executor counts as one). */
     public static long tasks(long start, long end) {
         return end - start + 1;
