@@ -71,6 +71,14 @@ public record ExecutorId(int start, int end) implements Comparable<ExecutorId> {
     }
 
     /**
+     * Reads {@code text} in one of the {@code accepted} spellings: for readers of documents whose writers
+     * use different ones (the scheduler writes {@code [3,3]}, the controller Storm's UI {@code [3-3]}).
+     */
+    public static ExecutorId parse(String text, Spelling... accepted) {
+        return of(bounds(text, accepted), text);
+    }
+
+    /**
      * The bounds of {@code text} in one of the {@code accepted} spellings, as {@code long}s and not yet range
      * checked (a reader reports a span rule violation with {@link ExecutorSpans} first).
      *

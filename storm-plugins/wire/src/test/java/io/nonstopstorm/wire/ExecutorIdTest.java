@@ -46,6 +46,16 @@ class ExecutorIdTest {
     }
 
     @Test
+    void aReaderNamesTheSpellingsItTakes() {
+        assertEquals(new ExecutorId(3, 5), ExecutorId.parse("[3,5]", ExecutorId.Spelling.WIRE, ExecutorId.Spelling.UI));
+        assertEquals(new ExecutorId(3, 5), ExecutorId.parse("[3-5]", ExecutorId.Spelling.WIRE, ExecutorId.Spelling.UI));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                                                  () -> ExecutorId.parse("[3, 5]", ExecutorId.Spelling.WIRE, ExecutorId.Spelling.UI));
+        assertEquals("not an executor id (expected [start,end] or [start-end] without spaces): '[3, 5]'", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ExecutorId.parse("[5-3]", ExecutorId.Spelling.UI));
+    }
+
+    @Test
     void boundsKeepLongsForTheSpanRule() {
         assertEquals(new ExecutorId.Bounds(1, 4294967297L),
                      ExecutorId.bounds("[1,4294967297]", ExecutorId.Spelling.WIRE));
