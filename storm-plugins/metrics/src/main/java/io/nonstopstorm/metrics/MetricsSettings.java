@@ -1,6 +1,7 @@
 package io.nonstopstorm.metrics;
 
 import io.nonstopstorm.metrics.zk.StormZk;
+import io.nonstopstorm.wire.ZkPaths;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Map;
@@ -18,7 +19,7 @@ public record MetricsSettings(int periodSecs, String zkRoot, String zkConnect, i
     public static final String CLOCK_TICKS = "nonstop.metrics.proc.clock.ticks";
 
     public static final int DEFAULT_PERIOD_SECS = 5;
-    public static final String DEFAULT_ZK_ROOT = "/nonstop/metrics";
+    public static final String DEFAULT_ZK_ROOT = ZkPaths.METRICS;
     public static final int DEFAULT_SESSION_TIMEOUT_MS = 10_000;
     public static final int DEFAULT_CLOCK_TICKS = 100;
 
@@ -45,7 +46,7 @@ public record MetricsSettings(int periodSecs, String zkRoot, String zkConnect, i
 
     /** The znode of one worker: {@code <root>/<topology-id>/<host>-<port>}. */
     public String workerPath(String topologyId, int port) {
-        return zkRoot + "/" + topologyId + "/" + host + "-" + port;
+        return ZkPaths.metricsWorker(zkRoot, topologyId, host, port);
     }
 
     static String zkConnect(Map<String, Object> conf) {

@@ -11,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import io.nonstopstorm.metrics.core.DeltaTracker;
 import io.nonstopstorm.metrics.core.ExecutorGrouping;
-import io.nonstopstorm.metrics.core.ExecutorId;
 import io.nonstopstorm.metrics.core.PairKey;
 import io.nonstopstorm.metrics.core.QueueLevel;
 import io.nonstopstorm.metrics.core.TaskCounters;
@@ -22,6 +21,7 @@ import io.nonstopstorm.metrics.doc.DocumentEncoder;
 import io.nonstopstorm.metrics.doc.MetricsDocument;
 import io.nonstopstorm.metrics.proc.ChildCpuSampler;
 import io.nonstopstorm.metrics.proc.NodeSampler;
+import io.nonstopstorm.wire.ExecutorId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

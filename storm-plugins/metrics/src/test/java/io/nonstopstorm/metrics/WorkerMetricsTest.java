@@ -10,13 +10,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import io.nonstopstorm.metrics.core.ExecutorId;
 import io.nonstopstorm.metrics.core.QueueLevel;
 import io.nonstopstorm.metrics.core.TaskCounters;
 import io.nonstopstorm.metrics.cpu.ThreadSource;
 import io.nonstopstorm.metrics.doc.MetricsDocument;
 import io.nonstopstorm.metrics.proc.ProcFs;
 import io.nonstopstorm.metrics.publish.DocumentSink;
+import io.nonstopstorm.wire.ExecutorId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -8,7 +8,6 @@ import io.nonstopstorm.scheduling.metricsplane.RawDocument;
 import io.nonstopstorm.scheduling.metricsplane.WorkerDocument;
 import io.nonstopstorm.scheduling.model.ClusterModel;
 import io.nonstopstorm.scheduling.model.ComponentGraph;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Node;
 import io.nonstopstorm.scheduling.model.Outcome;
 import io.nonstopstorm.scheduling.model.Placement;
@@ -18,6 +17,7 @@ import io.nonstopstorm.scheduling.plan.MigrationPlan;
 import io.nonstopstorm.scheduling.plan.MigrationPlanParser;
 import io.nonstopstorm.scheduling.plan.PlanDecider;
 import io.nonstopstorm.scheduling.plan.PlanDecision;
+import io.nonstopstorm.wire.ExecutorId;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,8 +47,8 @@ class DocumentVectorsTest {
     private static final SlotId B = new SlotId("n2", 6700);
     private static final ClusterModel CLUSTER = new ClusterModel(
         List.of(Node.of("n1", List.of(6700, 6701)), Node.of("n2", List.of(6700, 6701))), Map.of(A, "t-1", B, "t-1"));
-    private static final Placement CURRENT = Placement.of(Map.of(ExecutorId.ofTask(1), A, ExecutorId.ofTask(2), A,
-                                                                 ExecutorId.ofTask(3), B, ExecutorId.ofTask(4), B));
+    private static final Placement CURRENT = Placement.of(Map.of(ExecutorId.single(1), A, ExecutorId.single(2), A,
+                                                                 ExecutorId.single(3), B, ExecutorId.single(4), B));
 
     @SuppressWarnings("unchecked")
     static Stream<Path> vectors(String kind) throws IOException {

@@ -3,10 +3,10 @@ package io.nonstopstorm.ui;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.nonstopstorm.wire.ExecutorId;
+import io.nonstopstorm.wire.ZkPaths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads the moves out of a topology's decision documents: the plan-following scheduler's decision gives each
@@ -17,7 +17,6 @@ import java.util.regex.Pattern;
 public final class RecordedMoves {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern EXECUTOR = Pattern.compile("\\[\\s*(-?\\d+)\\s*[,-]\\s*(-?\\d+)\\s*]");
 
     /**
      * One executor moved by an applied decision.
@@ -47,7 +46,7 @@ public final class RecordedMoves {
      * @throws IllegalArgumentException naming the znode, when a document is not the format its writer uses
      */
     public static List<Move> of(DecisionDocs docs) {
-        String where = "/nonstop/decisions/" + docs.topology();
+        String where = ZkPaths.decision(docs.topology());
         JsonNode decision = parse(docs.schedulerDecision(), where);
         if (!"applied".equals(text(decision, "status", where))) {
             return List.of();
@@ -86,7 +85,7 @@ public final class RecordedMoves {
         return out;
     }
 
-    /** "[3,3]" (the scheduler's form) or "[3-3]" as Storm's UI writes executors: "[3-3]". */
+    /** "[3,3]" (the scheduler's form) or "[3-3]" (the controller's) as Storm's UI writes executors: "[3-3]". */
     static String executorId(String raw, String where) {
         String id = executorIdOrNull(raw);
         if (id == null) {
@@ -96,8 +95,11 @@ public final class RecordedMoves {
     }
 
     private static String executorIdOrNull(String raw) {
-        Matcher m = EXECUTOR.matcher(raw == null ? "" : raw.trim());
-        return m.matches() ? "[" + Long.parseLong(m.group(1)) + "-" + Long.parseLong(m.group(2)) + "]" : null;
+        try {
+            return ExecutorId.parse(raw, ExecutorId.Spelling.WIRE, ExecutorId.Spelling.UI).toUiString();
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /** The moves the controller applied in its latest record about the topology (none without a record). */
@@ -115,7 +117,7 @@ public final class RecordedMoves {
     }
 
     private static String controllerZnode(DecisionDocs docs) {
-        return "/nonstop/controller/decisions/" + docs.topology();
+        return ZkPaths.controllerDecision(docs.topology());
     }
 
     private static JsonNode parse(String json, String where) {

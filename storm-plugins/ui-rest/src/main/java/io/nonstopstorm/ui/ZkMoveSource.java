@@ -2,6 +2,7 @@ package io.nonstopstorm.ui;
 
 import io.nonstopstorm.metrics.zk.StormZk;
 import io.nonstopstorm.metrics.zk.ZkAuth;
+import io.nonstopstorm.wire.ZkPaths;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,12 +19,6 @@ import org.apache.storm.shade.org.apache.zookeeper.data.Stat;
  * again in a few seconds) and every failure becomes a {@link MovesUnavailableException} with the reason.
  */
 public final class ZkMoveSource implements MoveSource, AutoCloseable {
-
-    static final String DECISIONS = "/nonstop/decisions";
-    static final String PLANS = "/nonstop/plans";
-    static final String CONTROLLER_DECISIONS = "/nonstop/controller/decisions";
-    /** Placing schedulers' records sit beside the plan decisions; topology names cannot contain a dot. */
-    private static final String SCHEDULER_RECORD_SUFFIX = ".scheduler";
 
     private final CuratorFramework client;
     private final String connect;
@@ -66,21 +61,22 @@ public final class ZkMoveSource implements MoveSource, AutoCloseable {
         }
         try {
             List<String> names = new ArrayList<>();
-            for (String child : childrenOrNone(DECISIONS)) {
-                if (!child.endsWith(SCHEDULER_RECORD_SUFFIX)) {
+            for (String child : childrenOrNone(ZkPaths.DECISIONS)) {
+                // Placing schedulers' records sit beside the plan decisions; topology names cannot contain a dot.
+                if (!child.endsWith(ZkPaths.SCHEDULER_DECISION_SUFFIX)) {
                     names.add(child);
                 }
             }
             names.sort(null);
             List<DecisionDocs> out = new ArrayList<>();
             for (String name : names) {
-                String decision = dataOrNull(DECISIONS + "/" + name);
+                String decision = dataOrNull(ZkPaths.decision(name));
                 if (decision == null) {
                     continue; // deleted between the listing and the read
                 }
-                Stat plan = client.checkExists().forPath(PLANS + "/" + name);
+                Stat plan = client.checkExists().forPath(ZkPaths.plan(name));
                 out.add(new DecisionDocs(name, decision, plan == null ? -1 : plan.getVersion(),
-                    plan == null ? -1 : plan.getMtime(), dataOrNull(CONTROLLER_DECISIONS + "/" + name)));
+                    plan == null ? -1 : plan.getMtime(), dataOrNull(ZkPaths.controllerDecision(name))));
             }
             return out;
         } catch (KeeperException.NoAuthException e) {

@@ -80,7 +80,9 @@ class RecordedMovesTest {
     @Test
     void executorIdsTakeStormsUiForm() {
         assertEquals("[3-3]", RecordedMoves.executorId("[3,3]", "z"));
-        assertEquals("[3-5]", RecordedMoves.executorId(" [3-5] ", "z"));
+        assertEquals("[3-5]", RecordedMoves.executorId("[3-5]", "z"));
+        // The wire spellings have no spaces.
+        assertThrows(IllegalArgumentException.class, () -> RecordedMoves.executorId(" [3-5] ", "z"));
         assertThrows(IllegalArgumentException.class, () -> RecordedMoves.executorId("[3]", "z"));
     }
 }

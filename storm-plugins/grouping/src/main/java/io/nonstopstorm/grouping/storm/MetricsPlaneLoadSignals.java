@@ -9,6 +9,7 @@ import io.nonstopstorm.grouping.signal.SignalEdge;
 import io.nonstopstorm.grouping.signal.SignalLog;
 import io.nonstopstorm.metrics.MetricsSettings;
 import io.nonstopstorm.metrics.zk.ZkAuth;
+import io.nonstopstorm.wire.ZkPaths;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFramework;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.storm.shade.org.apache.curator.retry.RetryNTimes;
@@ -76,7 +77,7 @@ public final class MetricsPlaneLoadSignals implements LoadSignalsProvider {
         long graceMs = 2L * settings.periodSecs() * 1000 + pollMs;
         SignalLog log = new SignalLog();
         EdgeSignalPump pump = new EdgeSignalPump(edge.channel(),
-            new ZkLoadReportSource(client(settings, auth), settings.zkRoot() + "/" + edge.topologyId()),
+            new ZkLoadReportSource(client(settings, auth), ZkPaths.metricsTopology(settings.zkRoot(), edge.topologyId())),
             edge.targetComponent(), new LoadReportDelegation(edge.policy(), edge.targetTasks(), graceMs), log,
             System::currentTimeMillis);
         poller().scheduleWithFixedDelay(() -> {

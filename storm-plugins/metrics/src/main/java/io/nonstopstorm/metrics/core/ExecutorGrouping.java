@@ -1,5 +1,6 @@
 package io.nonstopstorm.metrics.core;
 
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -8,6 +8,7 @@ import io.nonstopstorm.metrics.cpu.ThreadCpuSampler;
 import io.nonstopstorm.metrics.doc.MetricsDocument;
 import io.nonstopstorm.metrics.proc.ChildCpuSampler;
 import io.nonstopstorm.metrics.proc.ProcParsers;
+import io.nonstopstorm.wire.ExecutorId;
 
 /** Window deltas -> the worker's document: rates per second, CPU in cores, sorted and rounded. Pure. */
 public final class WindowAssembler {

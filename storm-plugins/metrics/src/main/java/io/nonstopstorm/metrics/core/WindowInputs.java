@@ -6,6 +6,7 @@ import io.nonstopstorm.metrics.cpu.ThreadCpuSampler;
 import io.nonstopstorm.metrics.doc.MetricsDocument;
 import io.nonstopstorm.metrics.proc.ChildCpuSampler;
 import io.nonstopstorm.metrics.proc.NodeSampler;
+import io.nonstopstorm.wire.ExecutorId;
 
 /**
  * Everything one window's document is made of, as deltas over the window. Plain data, so that the

@@ -1,9 +1,9 @@
 package io.nonstopstorm.metrics.cpu;
 
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import io.nonstopstorm.metrics.core.ExecutorId;
 
 /**
  * Storm names each executor's thread {@code Thread-<n>-<component>-executor[<start>, <end>]}

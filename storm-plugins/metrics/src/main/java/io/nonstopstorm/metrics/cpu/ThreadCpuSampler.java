@@ -4,7 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import io.nonstopstorm.metrics.core.DeltaTracker;
-import io.nonstopstorm.metrics.core.ExecutorId;
+import io.nonstopstorm.wire.ExecutorId;
 
 /**
  * CPU time each executor thread used since the previous sample. Threads are keyed by JVM thread id, so an

@@ -1,7 +1,7 @@
 package io.nonstopstorm.metrics.doc;
 
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.List;
-import io.nonstopstorm.metrics.core.ExecutorId;
 
 /**
  * One worker's metrics over one window: the document published to ZooKeeper. Its JSON form is

@@ -2,9 +2,9 @@ package io.nonstopstorm.metrics.hook;
 
 import java.lang.reflect.Field;
 import java.util.Map;
-import io.nonstopstorm.metrics.core.ExecutorId;
 import io.nonstopstorm.metrics.core.QueueLevel;
 import io.nonstopstorm.metrics.core.QueueProbe;
+import io.nonstopstorm.wire.ExecutorId;
 import org.apache.storm.metrics2.StormMetricRegistry;
 import org.apache.storm.task.TopologyContext;
 import org.slf4j.Logger;

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import io.nonstopstorm.metrics.core.DeltaTracker;
-import io.nonstopstorm.metrics.core.ExecutorId;
+import io.nonstopstorm.wire.ExecutorId;
 
 /**
  * CPU of the child processes an executor started, e.g. the Python process of a ShellBolt. A ShellBolt

@@ -12,6 +12,7 @@ import io.nonstopstorm.metrics.doc.MetricsDocument;
 import io.nonstopstorm.metrics.proc.ChildCpuSampler;
 import io.nonstopstorm.metrics.proc.NodeSampler;
 import io.nonstopstorm.metrics.proc.ProcParsers;
+import io.nonstopstorm.wire.ExecutorId;
 import org.junit.jupiter.api.Test;
 
 class WindowAssemblerTest {

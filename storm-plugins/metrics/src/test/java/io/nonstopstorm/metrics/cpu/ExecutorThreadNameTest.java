@@ -3,8 +3,8 @@ package io.nonstopstorm.metrics.cpu;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.Optional;
-import io.nonstopstorm.metrics.core.ExecutorId;
 import org.junit.jupiter.api.Test;
 
 class ExecutorThreadNameTest {

@@ -1,10 +1,10 @@
 package io.nonstopstorm.migration.agent;
 
-import io.nonstopstorm.migration.plan.ExecutorRange;
 import io.nonstopstorm.migration.verify.AgentStatus;
 import io.nonstopstorm.migration.worker.ExecutorTimers;
 import io.nonstopstorm.migration.worker.RoutingEpoch;
 import io.nonstopstorm.migration.worker.LocalRoutes;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -172,7 +172,7 @@ final class WorkerAdvice {
     static final class ExecutorInit {
         @Advice.OnMethodEnter
         static void enter(@Advice.This Executor self) {
-            ExecutorTimers.beginInit(ExecutorRange.of(self.getExecutorId()));
+            ExecutorTimers.beginInit(ExecutorId.fromStorm(self.getExecutorId()));
         }
 
         @Advice.OnMethodExit(onThrowable = Throwable.class)

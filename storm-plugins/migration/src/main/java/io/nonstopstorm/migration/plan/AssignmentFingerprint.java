@@ -1,5 +1,6 @@
 package io.nonstopstorm.migration.plan;
 
+import io.nonstopstorm.wire.ExecutorId;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -20,17 +21,17 @@ public final class AssignmentFingerprint {
 
     /** The fingerprint of Storm's executor placement ({@code Assignment.get_executor_node_port()}). */
     public static String ofAssignment(Map<List<Long>, NodeInfo> executorNodePort) {
-        Map<ExecutorRange, String> placement = new HashMap<>();
+        Map<ExecutorId, String> placement = new HashMap<>();
         for (Map.Entry<List<Long>, NodeInfo> e : executorNodePort.entrySet()) {
-            placement.put(ExecutorRange.of(e.getKey()), e.getValue().get_node() + ":" + e.getValue().get_port());
+            placement.put(ExecutorId.fromStorm(e.getKey()), e.getValue().get_node() + ":" + e.getValue().get_port());
         }
         return of(placement);
     }
 
     /** @param placement executor to "node:port" */
-    public static String of(Map<ExecutorRange, String> placement) {
+    public static String of(Map<ExecutorId, String> placement) {
         StringBuilder sb = new StringBuilder();
-        for (Map.Entry<ExecutorRange, String> e : new TreeMap<>(placement).entrySet()) {
+        for (Map.Entry<ExecutorId, String> e : new TreeMap<>(placement).entrySet()) {
             sb.append(e.getKey()).append('=').append(e.getValue()).append(';');
         }
         try {

@@ -1,6 +1,7 @@
 package io.nonstopstorm.migration.plan;
 
-import io.nonstopstorm.metrics.doc.ExecutorSpans;
+import io.nonstopstorm.wire.ExecutorId;
+import io.nonstopstorm.wire.ExecutorSpans;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,7 +34,7 @@ public final class PlanCodec {
         Map<String, Object> ports = new LinkedHashMap<>();
         for (Map.Entry<Integer, PortPlan> e : plan.ports().entrySet()) {
             List<List<Integer>> execs = new ArrayList<>();
-            for (ExecutorRange r : e.getValue().executors()) {
+            for (ExecutorId r : e.getValue().executors()) {
                 execs.add(List.of(r.start(), r.end()));
             }
             Map<String, Object> port = new LinkedHashMap<>();
@@ -79,7 +80,7 @@ public final class PlanCodec {
             if (!(topo instanceof String) || ((String) topo).isBlank()) {
                 throw new PlanFormatException(where + ".topology: missing");
             }
-            SortedSet<ExecutorRange> execs = new TreeSet<>();
+            SortedSet<ExecutorId> execs = new TreeSet<>();
             for (Object x : asList(p.get("executors"), where + ".executors")) {
                 List<?> pair = asList(x, where + ".executors[]");
                 if (pair.size() != 2) {
@@ -93,7 +94,7 @@ public final class PlanCodec {
                     throw new PlanFormatException(where + ".executors: " + bad.get());
                 }
                 tasks += ExecutorSpans.tasks(start, end);
-                execs.add(new ExecutorRange((int) start, (int) end));
+                execs.add(new ExecutorId((int) start, (int) end));
             }
             ports.put(port, new PortPlan((String) topo, execs));
         }

@@ -1,8 +1,8 @@
 package io.nonstopstorm.migration.reconcile;
 
-import io.nonstopstorm.migration.plan.ExecutorRange;
 import io.nonstopstorm.migration.plan.NodePlan;
 import io.nonstopstorm.migration.plan.PortPlan;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
@@ -22,15 +22,15 @@ public final class DesiredExecutors {
      * plan store's fingerprint when the store described this worker but was passed over because it was
      * written for another placement (null otherwise), so the worker can say so.
      */
-    public record Decision(boolean exit, SortedSet<ExecutorRange> executors, Source source, String reason,
+    public record Decision(boolean exit, SortedSet<ExecutorId> executors, Source source, String reason,
                            String staleStoreFingerprint) {
         static Decision exit(String reason) {
             return new Decision(true, new TreeSet<>(), null, reason, null);
         }
 
-        static Decision run(Set<ExecutorRange> executors, Source source, String staleStoreFingerprint) {
-            SortedSet<ExecutorRange> all = new TreeSet<>(executors);
-            all.add(ExecutorRange.SYSTEM);
+        static Decision run(Set<ExecutorId> executors, Source source, String staleStoreFingerprint) {
+            SortedSet<ExecutorId> all = new TreeSet<>(executors);
+            all.add(ExecutorId.SYSTEM);
             return new Decision(false, all, source, "", staleStoreFingerprint);
         }
     }
@@ -46,7 +46,7 @@ public final class DesiredExecutors {
      *                         excluded), or empty when the topology has no assignment any more
      */
     public static Decision decide(String topologyId, int port, Optional<NodePlan> plan,
-                                  Optional<Set<ExecutorRange>> assignment) {
+                                  Optional<Set<ExecutorId>> assignment) {
         return decide(topologyId, port, plan, assignment, Optional.empty());
     }
 
@@ -57,7 +57,7 @@ public final class DesiredExecutors {
      * down): it never overrides the assignment.
      */
     public static Decision decide(String topologyId, int port, Optional<NodePlan> plan,
-                                  Optional<Set<ExecutorRange>> assignment, Optional<String> assignmentFingerprint) {
+                                  Optional<Set<ExecutorId>> assignment, Optional<String> assignmentFingerprint) {
         if (assignment.isEmpty()) {
             return Decision.exit("the topology has no assignment (killed?)");
         }
@@ -69,8 +69,8 @@ public final class DesiredExecutors {
             }
             stale = plan.get().topologyFingerprints().get(topologyId);
         }
-        Set<ExecutorRange> assigned = new TreeSet<>(assignment.get());
-        assigned.removeIf(ExecutorRange::isSystem);
+        Set<ExecutorId> assigned = new TreeSet<>(assignment.get());
+        assigned.removeIf(ExecutorId::isSystem);
         if (assigned.isEmpty()) {
             return Decision.exit("this slot no longer runs anything of " + topologyId);
         }

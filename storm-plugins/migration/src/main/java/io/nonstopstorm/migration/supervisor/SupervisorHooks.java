@@ -2,11 +2,11 @@ package io.nonstopstorm.migration.supervisor;
 
 import io.nonstopstorm.migration.config.MigrationSettings;
 import io.nonstopstorm.migration.plan.AssignmentFingerprint;
-import io.nonstopstorm.migration.plan.ExecutorRange;
 import io.nonstopstorm.migration.plan.NodePlan;
 import io.nonstopstorm.migration.plan.PlanStore;
 import io.nonstopstorm.migration.plan.PortPlan;
 import io.nonstopstorm.migration.verify.AgentStatus;
+import io.nonstopstorm.wire.ExecutorId;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.SortedMap;
@@ -85,10 +85,10 @@ public final class SupervisorHooks {
         }
     }
 
-    private static SortedSet<ExecutorRange> executors(LocalAssignment la) {
-        SortedSet<ExecutorRange> out = new TreeSet<>();
+    private static SortedSet<ExecutorId> executors(LocalAssignment la) {
+        SortedSet<ExecutorId> out = new TreeSet<>();
         for (ExecutorInfo e : la.get_executors()) {
-            out.add(new ExecutorRange(e.get_task_start(), e.get_task_end()));
+            out.add(new ExecutorId(e.get_task_start(), e.get_task_end()));
         }
         return out;
     }

@@ -2,6 +2,7 @@ package io.nonstopstorm.migration.verify;
 
 import io.nonstopstorm.metrics.zk.StormZk;
 import io.nonstopstorm.metrics.zk.ZkAuth;
+import io.nonstopstorm.wire.ZkPaths;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFramework;
@@ -16,8 +17,6 @@ import org.apache.storm.shade.org.apache.zookeeper.CreateMode;
  * refuses live moves onto or off a host whose record says {@code "verified": false}.
  */
 public final class AgentRecord implements AutoCloseable {
-    public static final String ROOT = "/nonstop/agents";
-
     private final CuratorFramework client;
     private final PersistentNode node;
 
@@ -27,7 +26,7 @@ public final class AgentRecord implements AutoCloseable {
     }
 
     public static String path(String host) {
-        return ROOT + "/" + host;
+        return ZkPaths.agent(host);
     }
 
     /** Starts publishing {@code json} for {@code host}; the write happens once the client connects. */

@@ -1,6 +1,6 @@
 package io.nonstopstorm.migration.worker;
 
-import io.nonstopstorm.migration.plan.ExecutorRange;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,7 +19,7 @@ public final class MoveBook<H> {
     }
 
     private final MoveMachine machine;
-    private final Map<ExecutorRange, Move<H>> moves = new LinkedHashMap<>();
+    private final Map<ExecutorId, Move<H>> moves = new LinkedHashMap<>();
     private long nextId = 1;
 
     public MoveBook(MoveMachine machine) {
@@ -34,7 +34,7 @@ public final class MoveBook<H> {
      * Starts a move of {@code executor}. A move of it still under way is superseded first; that step is
      * returned so the caller can stop an old instance that still runs.
      */
-    public Optional<Ended<H>> plan(ExecutorRange executor, MoveRole role, long planVersion, long planWrittenAtMs,
+    public Optional<Ended<H>> plan(ExecutorId executor, MoveRole role, long planVersion, long planWrittenAtMs,
                                    long nowMs) {
         Optional<Ended<H>> old = Optional.empty();
         Move<H> prev = moves.remove(executor);
@@ -53,7 +53,7 @@ public final class MoveBook<H> {
     }
 
     /** Gives the current move of {@code executor} its instance handle. */
-    public void attach(ExecutorRange executor, H handle) {
+    public void attach(ExecutorId executor, H handle) {
         Move<H> m = moves.get(executor);
         if (m == null) {
             throw new IllegalStateException("no move of " + executor + " to attach a handle to");
@@ -62,15 +62,15 @@ public final class MoveBook<H> {
     }
 
     /** Feeds one event to the current move of {@code executor}; empty when there is none. */
-    public Optional<MoveStep> step(ExecutorRange executor, MoveEvent event, long nowMs, String detail) {
+    public Optional<MoveStep> step(ExecutorId executor, MoveEvent event, long nowMs, String detail) {
         return step(executor, -1, event, nowMs, detail);
     }
 
     /**
-     * As {@link #step(ExecutorRange, MoveEvent, long, String)}, but only when the current move is the one
+     * As {@link #step(ExecutorId, MoveEvent, long, String)}, but only when the current move is the one
      * with id {@code moveId} (-1: any): a timer set for an earlier move of the same executor does nothing.
      */
-    public Optional<MoveStep> step(ExecutorRange executor, long moveId, MoveEvent event, long nowMs, String detail) {
+    public Optional<MoveStep> step(ExecutorId executor, long moveId, MoveEvent event, long nowMs, String detail) {
         Move<H> m = moves.get(executor);
         if (m == null || (moveId >= 0 && m.id() != moveId)) {
             return Optional.empty();
@@ -144,7 +144,7 @@ public final class MoveBook<H> {
     }
 
     /** The current move of {@code executor}, if any. */
-    public Optional<Move<H>> get(ExecutorRange executor) {
+    public Optional<Move<H>> get(ExecutorId executor) {
         return Optional.ofNullable(moves.get(executor));
     }
 

@@ -1,6 +1,6 @@
 package io.nonstopstorm.migration.worker;
 
-import io.nonstopstorm.migration.plan.ExecutorRange;
+import io.nonstopstorm.wire.ExecutorId;
 
 /**
  * The rules of one executor's move inside a worker, as a pure step function over {@link MoveState}:
@@ -34,7 +34,7 @@ public final class MoveMachine {
     }
 
     /** A move the reconcile just decided. */
-    public MoveState plan(ExecutorRange executor, MoveRole role, long planVersion, long planWrittenAtMs, long nowMs) {
+    public MoveState plan(ExecutorId executor, MoveRole role, long planVersion, long planWrittenAtMs, long nowMs) {
         return new MoveState(executor, role, MovePhase.PLANNED, planVersion, planWrittenAtMs, nowMs, nowMs, -1, null);
     }
 

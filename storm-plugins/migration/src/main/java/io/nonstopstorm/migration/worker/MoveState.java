@@ -1,6 +1,6 @@
 package io.nonstopstorm.migration.worker;
 
-import io.nonstopstorm.migration.plan.ExecutorRange;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.Objects;
 
 /**
@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param switchedAtMs when routing switched, or -1 before
  * @param reason why a failure exit or a degraded phase happened, or null
  */
-public record MoveState(ExecutorRange executor, MoveRole role, MovePhase phase, long planVersion,
+public record MoveState(ExecutorId executor, MoveRole role, MovePhase phase, long planVersion,
                         long planWrittenAtMs, long plannedAtMs,
                         long phaseSinceMs, long switchedAtMs, String reason) {
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nonstopstorm.migration.reconcile.ExecutorDiff;
+import io.nonstopstorm.wire.ExecutorId;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +54,7 @@ class DocumentVectorsTest {
     @Test
     void aHugeRangeNeverExpandsIntoTasks() {
         // A span the codec refuses cannot reach the worker; built directly, the task loop still terminates.
-        ExecutorDiff diff = ExecutorDiff.between(Set.of(), Set.of(new ExecutorRange(Integer.MAX_VALUE - 1, Integer.MAX_VALUE)));
+        ExecutorDiff diff = ExecutorDiff.between(Set.of(), Set.of(new ExecutorId(Integer.MAX_VALUE - 1, Integer.MAX_VALUE)));
         assertEquals(2, diff.addedTasks().size());
     }
 }

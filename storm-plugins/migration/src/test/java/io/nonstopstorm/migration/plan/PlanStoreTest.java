@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nonstopstorm.wire.ExecutorId;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,9 +26,9 @@ public class PlanStoreTest {
     private final AtomicLong clock = new AtomicLong(1_000);
 
     public static NodePlan content(int port, String topo, int... tasks) {
-        TreeSet<ExecutorRange> execs = new TreeSet<>();
+        TreeSet<ExecutorId> execs = new TreeSet<>();
         for (int t : tasks) {
-            execs.add(new ExecutorRange(t, t));
+            execs.add(new ExecutorId(t, t));
         }
         return new NodePlan(0, 0, new TreeMap<>(Map.of(port, new PortPlan(topo, execs))),
                             new TreeMap<>(Map.of(topo, "fp-" + tasks.length)));
@@ -46,7 +47,7 @@ public class PlanStoreTest {
         assertEquals(1_000, p.writtenAtMs());
         NodePlan back = s.read().orElseThrow();
         assertEquals(p, back);
-        assertEquals(List.of(new ExecutorRange(1, 1), new ExecutorRange(2, 2)),
+        assertEquals(List.of(new ExecutorId(1, 1), new ExecutorId(2, 2)),
                      List.copyOf(back.port(6701).orElseThrow().executors()));
     }
 
@@ -130,7 +131,7 @@ public class PlanStoreTest {
                         throw new AssertionError("version went back from " + last + " to " + p.version());
                     }
                     int expected = (int) p.version();
-                    if (!p.port(6701).orElseThrow().executors().contains(new ExecutorRange(expected, expected))) {
+                    if (!p.port(6701).orElseThrow().executors().contains(new ExecutorId(expected, expected))) {
                         throw new AssertionError("version " + p.version() + " has foreign content " + p);
                     }
                     last = p.version();

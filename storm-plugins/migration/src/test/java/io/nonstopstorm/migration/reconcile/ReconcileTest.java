@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nonstopstorm.migration.plan.ExecutorRange;
 import io.nonstopstorm.migration.plan.NodePlan;
 import io.nonstopstorm.migration.plan.PortPlan;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -16,22 +16,22 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 class ReconcileTest {
-    private static final ExecutorRange E1 = new ExecutorRange(1, 1);
-    private static final ExecutorRange E2 = new ExecutorRange(2, 3);
-    private static final ExecutorRange E4 = new ExecutorRange(4, 4);
+    private static final ExecutorId E1 = new ExecutorId(1, 1);
+    private static final ExecutorId E2 = new ExecutorId(2, 3);
+    private static final ExecutorId E4 = new ExecutorId(4, 4);
 
     @Test
     void diffAddsAndRemovesButNeverTouchesTheSystemExecutor() {
-        ExecutorDiff d = ExecutorDiff.between(Set.of(ExecutorRange.SYSTEM, E1, E2), Set.of(E2, E4));
+        ExecutorDiff d = ExecutorDiff.between(Set.of(ExecutorId.SYSTEM, E1, E2), Set.of(E2, E4));
         assertEquals(new TreeSet<>(Set.of(E4)), d.toAdd());
         assertEquals(new TreeSet<>(Set.of(E1)), d.toRemove());
         assertEquals(new TreeSet<>(Set.of(1)), d.removedTasks());
         assertEquals(new TreeSet<>(Set.of(4)), d.addedTasks());
-        assertTrue(ExecutorDiff.between(Set.of(ExecutorRange.SYSTEM, E1), Set.of(E1, ExecutorRange.SYSTEM)).isEmpty());
+        assertTrue(ExecutorDiff.between(Set.of(ExecutorId.SYSTEM, E1), Set.of(E1, ExecutorId.SYSTEM)).isEmpty());
         assertEquals(new TreeSet<>(Set.of(2, 3)), ExecutorDiff.between(Set.of(E2), Set.of()).removedTasks());
     }
 
-    private static NodePlan plan(int port, String topo, ExecutorRange... execs) {
+    private static NodePlan plan(int port, String topo, ExecutorId... execs) {
         return new NodePlan(3, 0, new TreeMap<>(Map.of(port, new PortPlan(topo, new TreeSet<>(Set.of(execs))))),
                             new TreeMap<>());
     }
@@ -42,7 +42,7 @@ class ReconcileTest {
                                                               Optional.of(Set.of(E1)));
         assertFalse(d.exit());
         assertEquals(DesiredExecutors.Source.PLAN_STORE, d.source());
-        assertEquals(new TreeSet<>(Set.of(ExecutorRange.SYSTEM, E1, E4)), d.executors());
+        assertEquals(new TreeSet<>(Set.of(ExecutorId.SYSTEM, E1, E4)), d.executors());
     }
 
     @Test
@@ -50,7 +50,7 @@ class ReconcileTest {
         DesiredExecutors.Decision other = DesiredExecutors.decide("t", 6701, Optional.of(plan(6702, "t", E4)),
                                                                   Optional.of(Set.of(E1, E2)));
         assertEquals(DesiredExecutors.Source.ASSIGNMENT, other.source());
-        assertEquals(new TreeSet<>(Set.of(ExecutorRange.SYSTEM, E1, E2)), other.executors());
+        assertEquals(new TreeSet<>(Set.of(ExecutorId.SYSTEM, E1, E2)), other.executors());
         DesiredExecutors.Decision none = DesiredExecutors.decide("t", 6701, Optional.empty(), Optional.of(Set.of(E2)));
         assertEquals(DesiredExecutors.Source.ASSIGNMENT, none.source());
     }
@@ -72,12 +72,12 @@ class ReconcileTest {
         DesiredExecutors.Decision stale = DesiredExecutors.decide("t", 6701, Optional.of(stored), Optional.of(Set.of(E2)),
                                                                   Optional.of("bbbb"));
         assertEquals(DesiredExecutors.Source.ASSIGNMENT, stale.source());
-        assertEquals(new TreeSet<>(Set.of(ExecutorRange.SYSTEM, E2)), stale.executors());
+        assertEquals(new TreeSet<>(Set.of(ExecutorId.SYSTEM, E2)), stale.executors());
         assertEquals("aaaa", stale.staleStoreFingerprint(), "the worker can name the store it passed over");
         DesiredExecutors.Decision current = DesiredExecutors.decide("t", 6701, Optional.of(stored), Optional.of(Set.of(E2)),
                                                                     Optional.of("aaaa"));
         assertEquals(DesiredExecutors.Source.PLAN_STORE, current.source());
-        assertEquals(new TreeSet<>(Set.of(ExecutorRange.SYSTEM, E1, E4)), current.executors());
+        assertEquals(new TreeSet<>(Set.of(ExecutorId.SYSTEM, E1, E4)), current.executors());
         assertNull(current.staleStoreFingerprint());
         assertNull(DesiredExecutors.decide("t", 6701, Optional.of(plan(6702, "t", E4)), Optional.of(Set.of(E2)),
                                            Optional.of("bbbb")).staleStoreFingerprint(),

@@ -5,19 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nonstopstorm.migration.plan.ExecutorRange;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class MoveBookTest {
-    private static final ExecutorRange A = new ExecutorRange(1, 1);
-    private static final ExecutorRange B = new ExecutorRange(2, 3);
+    private static final ExecutorId A = new ExecutorId(1, 1);
+    private static final ExecutorId B = new ExecutorId(2, 3);
 
     private final MoveBook<String> book = new MoveBook<>(new MoveMachine(1_000, 500));
     private long now = 10_000;
 
-    private MovePhase phase(ExecutorRange r) {
+    private MovePhase phase(ExecutorId r) {
         return book.get(r).orElseThrow().state().phase();
     }
 
@@ -102,7 +102,7 @@ class MoveBookTest {
 
     @Test
     void aSwitchAfterTheWaitTimesOutOnlyTheMovesWithoutConnectionsAndDrainsEverySource() {
-        ExecutorRange c = new ExecutorRange(4, 4);
+        ExecutorId c = new ExecutorId(4, 4);
         book.plan(A, MoveRole.SOURCE, 1, 9_000, now);
         book.attach(A, "old A");
         book.step(A, MoveEvent.DETACHED, now, null);

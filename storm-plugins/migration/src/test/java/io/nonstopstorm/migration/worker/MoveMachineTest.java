@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nonstopstorm.migration.plan.ExecutorRange;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.EnumSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class MoveMachineTest {
     private static final long WAIT = 5_000;
     private static final long DK = 2_000;
-    private static final ExecutorRange EX = new ExecutorRange(3, 4);
+    private static final ExecutorId EX = new ExecutorId(3, 4);
 
     private final MoveMachine machine = new MoveMachine(WAIT, DK);
     /** Simulated time: every test moves it by hand. */

@@ -3,13 +3,13 @@ package io.nonstopstorm.scheduling.bench;
 import io.nonstopstorm.scheduling.model.ClusterModel;
 import io.nonstopstorm.scheduling.model.ComponentGraph;
 import io.nonstopstorm.scheduling.model.Edge;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
 import io.nonstopstorm.scheduling.model.Node;
 import io.nonstopstorm.scheduling.model.TopologyModel;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
 import io.nonstopstorm.scheduling.offline.PlanningInput;
 import io.nonstopstorm.scheduling.offline.TopologyWorkload;
+import io.nonstopstorm.wire.ExecutorId;
 
 import java.util.ArrayList;
 import java.util.HashMap;

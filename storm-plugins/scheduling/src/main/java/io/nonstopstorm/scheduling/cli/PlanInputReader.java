@@ -8,14 +8,12 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import io.nonstopstorm.metrics.doc.ExecutorSpans;
 import io.nonstopstorm.scheduling.core.ComponentAllocation;
 import io.nonstopstorm.scheduling.core.ElasticAllocator;
 import io.nonstopstorm.scheduling.model.ClusterModel;
 import io.nonstopstorm.scheduling.model.ComponentGraph;
 import io.nonstopstorm.scheduling.model.Edge;
 import io.nonstopstorm.scheduling.model.Executor;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
 import io.nonstopstorm.scheduling.model.Node;
 import io.nonstopstorm.scheduling.model.Outcome;
@@ -29,6 +27,8 @@ import io.nonstopstorm.scheduling.offline.TopologyWorkload;
 import io.nonstopstorm.scheduling.offline.WorkerReading;
 import io.nonstopstorm.scheduling.otd.OtdParams;
 import io.nonstopstorm.scheduling.otd.WorkerShare;
+import io.nonstopstorm.wire.ExecutorId;
+import io.nonstopstorm.wire.ExecutorSpans;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,8 +40,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads the planning input document (format: {@code storm-plugins/scheduling/PLAN-INPUT.md}) into the
@@ -50,7 +48,6 @@ import java.util.regex.Pattern;
  */
 public final class PlanInputReader {
 
-    private static final Pattern EXECUTOR = Pattern.compile("\\s*\\[\\s*(\\d+)\\s*[,-]\\s*(\\d+)\\s*]\\s*|\\s*(\\d+)\\s*");
     private static final int FIRST_PORT = 6700;
     private static final int MAX_PORT = 65535;
 
@@ -346,28 +343,20 @@ public final class PlanInputReader {
         return executors;
     }
 
-    /** An executor as {@code "[3,4]"}, {@code "[3-4]"}, {@code "3"} or {@code 3} (a single-task executor). */
+    /** An executor as {@code "[3,4]"}, {@code "[3-4]"} (Storm's UI), {@code "3"} or {@code 3} (a single-task executor). */
     static ExecutorId executorId(JsonNode v, String path) {
-        String text = v.isIntegralNumber() || v.isTextual() ? v.asText() : null;
-        return executorId(text, path, JsonFields.describe(v));
+        if (!v.isIntegralNumber() && !v.isTextual()) {
+            throw new InputError(path + ": expected an executor id like \"[3,3]\" or 3, got " + JsonFields.describe(v));
+        }
+        return executorId(v.asText(), path);
     }
 
-    private static ExecutorId executorId(String text, String path, String described) {
-        Matcher m = text == null ? null : EXECUTOR.matcher(text);
-        if (m == null || !m.matches()) {
-            throw new InputError(path + ": expected an executor id like \"[3,3]\" or 3, got " + described);
-        }
+    private static ExecutorId executorId(String text, String path) {
+        // A bare task id is short for its single-task executor.
+        boolean task = !text.isEmpty() && text.chars().allMatch(c -> c == '-' || Character.isDigit(c));
         try {
-            if (m.group(3) != null) {
-                return ExecutorId.ofTask(Integer.parseInt(m.group(3)));
-            }
-            int start = Integer.parseInt(m.group(1));
-            int end = Integer.parseInt(m.group(2));
-            Optional<String> bad = ExecutorSpans.check(start, end, false);
-            if (bad.isPresent()) {
-                throw new InputError(path + ": " + bad.get());
-            }
-            return new ExecutorId(start, end);
+            return ExecutorSpans.parse(task ? "[" + text + "," + text + "]" : text, false,
+                                       ExecutorId.Spelling.WIRE, ExecutorId.Spelling.UI);
         } catch (IllegalArgumentException e) {
             throw new InputError(path + ": " + e.getMessage());
         }
@@ -408,7 +397,7 @@ public final class PlanInputReader {
         Map<ExecutorId, Double> loads = new HashMap<>();
         for (Map.Entry<String, JsonNode> e : t.optionalObject("executor_cpu").map(JsonFields::entries).orElse(List.of())) {
             String path = t.path("executor_cpu") + "." + e.getKey();
-            ExecutorId id = known(executorId(e.getKey(), path, "'" + e.getKey() + "'"), path, topology);
+            ExecutorId id = known(executorId(e.getKey(), path), path, topology);
             double load = JsonFields.number(e.getValue(), path);
             if (load < 0) {
                 throw new InputError(path + ": must be >= 0, got " + load);

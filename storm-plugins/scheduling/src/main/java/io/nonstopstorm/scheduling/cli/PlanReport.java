@@ -4,13 +4,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.offline.PlanEvaluation;
 import io.nonstopstorm.scheduling.offline.PlanningInput;
 import io.nonstopstorm.scheduling.offline.PlanningResult;
 import io.nonstopstorm.scheduling.offline.TopologyWorkload;
+import io.nonstopstorm.wire.ExecutorId;
 
 import java.util.List;
 import java.util.Map;

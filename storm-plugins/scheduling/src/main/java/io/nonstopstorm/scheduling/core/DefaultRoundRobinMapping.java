@@ -1,11 +1,11 @@
 package io.nonstopstorm.scheduling.core;
 
 import io.nonstopstorm.scheduling.model.ClusterModel;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Outcome;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.model.TopologyModel;
+import io.nonstopstorm.wire.ExecutorId;
 
 import java.util.HashMap;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.nonstopstorm.scheduling.core;
 
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
+import io.nonstopstorm.wire.ExecutorId;
 
 import java.util.Map;
 import java.util.Objects;

@@ -1,8 +1,9 @@
 package io.nonstopstorm.scheduling.metricsplane;
 
-import io.nonstopstorm.scheduling.model.ExecutorId;
-import io.nonstopstorm.metrics.doc.ExecutorSpans;
 import io.nonstopstorm.scheduling.model.Outcome;
+import io.nonstopstorm.wire.ExecutorId;
+import io.nonstopstorm.wire.ExecutorSpans;
+import io.nonstopstorm.wire.ZkPaths;
 import java.util.Map;
 import java.util.Set;
 
@@ -34,12 +35,12 @@ public final class DocumentCheck {
             if (known != null) {
                 for (WorkerDocument.ExecutorCpu e : doc.executors()) {
                     if (!known.contains(e.id())) {
-                        return Outcome.failure(ExecutorSpans.unknown(e.id().startTask(), e.id().endTask(),
+                        return Outcome.failure(ExecutorSpans.unknown(e.id().start(), e.id().end(),
                                                                      doc.topologyId()));
                     }
                 }
             }
-            String expected = root + "/" + doc.topologyId() + "/" + doc.workerName();
+            String expected = ZkPaths.metricsWorker(root, doc.topologyId(), doc.host(), doc.port());
             if (!expected.equals(raw.path())) {
                 return Outcome.failure("document of " + doc.topologyId() + " " + doc.workerName() + " is stored under "
                                        + raw.path());

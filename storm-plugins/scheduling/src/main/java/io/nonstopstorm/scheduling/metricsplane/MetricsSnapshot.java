@@ -1,8 +1,8 @@
 package io.nonstopstorm.scheduling.metricsplane;
 
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.NodeReading;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -62,7 +62,7 @@ public final class MetricsSnapshot {
         for (WorkerDocument d : docs) {
             for (WorkerDocument.ExecutorCpu e : d.executors()) {
                 // long: an end of Integer.MAX_VALUE must not wrap (the parser bounds spans anyway)
-                for (long t = e.id().startTask(); t <= e.id().endTask(); t++) {
+                for (long t = e.id().start(); t <= e.id().end(); t++) {
                     executorOfTask.put((int) t, e.id());
                 }
             }

@@ -1,6 +1,6 @@
 package io.nonstopstorm.scheduling.metricsplane;
 
-import io.nonstopstorm.scheduling.model.ExecutorId;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;

@@ -1,5 +1,6 @@
 package io.nonstopstorm.scheduling.metricsplane;
 
+import io.nonstopstorm.wire.ZkPaths;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,7 @@ public final class ZkMetricsReader {
 
     /** Topology conf key of the root, as the workers use it (SCHEMA.md); Nimbus reads its own conf. */
     public static final String ROOT_KEY = "nonstop.metrics.zk.root";
-    public static final String DEFAULT_ROOT = "/nonstop/metrics";
+    public static final String DEFAULT_ROOT = ZkPaths.METRICS;
 
     private final CuratorFramework client;
     private final String root;
@@ -39,7 +40,7 @@ public final class ZkMetricsReader {
     public List<RawDocument> readAll() throws Exception {
         List<RawDocument> out = new ArrayList<>();
         for (String topology : children(root)) {
-            String dir = root + "/" + topology;
+            String dir = ZkPaths.metricsTopology(root, topology);
             for (String worker : children(dir)) {
                 String path = dir + "/" + worker;
                 Stat stat = new Stat();

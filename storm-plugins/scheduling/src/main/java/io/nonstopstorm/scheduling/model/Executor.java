@@ -1,5 +1,6 @@
 package io.nonstopstorm.scheduling.model;
 
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.Objects;
 
 /** An executor and the component whose tasks it runs. */

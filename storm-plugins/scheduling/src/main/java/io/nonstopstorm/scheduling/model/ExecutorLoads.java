@@ -1,5 +1,6 @@
 package io.nonstopstorm.scheduling.model;
 
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.Collection;
 import java.util.Map;
 import java.util.TreeMap;

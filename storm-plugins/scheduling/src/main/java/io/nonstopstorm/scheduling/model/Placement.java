@@ -1,5 +1,6 @@
 package io.nonstopstorm.scheduling.model;
 
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

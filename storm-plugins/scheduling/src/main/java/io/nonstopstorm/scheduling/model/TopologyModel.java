@@ -1,5 +1,6 @@
 package io.nonstopstorm.scheduling.model;
 
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -60,7 +61,7 @@ public final class TopologyModel {
         for (String c : graph.components()) {
             int n = parallelism.getOrDefault(c, 0);
             for (int i = 0; i < n; i++) {
-                executors.add(new Executor(ExecutorId.ofTask(task++), c));
+                executors.add(new Executor(ExecutorId.single(task++), c));
             }
         }
         return new TopologyModel(id, graph, executors, numWorkers);

@@ -3,12 +3,12 @@ package io.nonstopstorm.scheduling.offline;
 import io.nonstopstorm.scheduling.core.ExactInterNodeOptimum;
 import io.nonstopstorm.scheduling.core.ExecutorsPerSlotLimit;
 import io.nonstopstorm.scheduling.model.ClusterModel;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Node;
 import io.nonstopstorm.scheduling.model.Outcome;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.model.TopologyModel;
+import io.nonstopstorm.wire.ExecutorId;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,7 +1,6 @@
 package io.nonstopstorm.scheduling.offline;
 
 import io.nonstopstorm.scheduling.model.ClusterModel;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Node;
 import io.nonstopstorm.scheduling.model.Outcome;
 import io.nonstopstorm.scheduling.model.Placement;
@@ -13,6 +12,7 @@ import io.nonstopstorm.scheduling.otd.OtdPins;
 import io.nonstopstorm.scheduling.otd.OtdSnapshot;
 import io.nonstopstorm.scheduling.otd.WorkerLoad;
 import io.nonstopstorm.scheduling.otd.WorkerShare;
+import io.nonstopstorm.wire.ExecutorId;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -3,11 +3,11 @@ package io.nonstopstorm.scheduling.offline;
 import io.nonstopstorm.scheduling.core.InterNodeTraffic;
 import io.nonstopstorm.scheduling.core.PlanValidator;
 import io.nonstopstorm.scheduling.model.ClusterModel;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Node;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
+import io.nonstopstorm.wire.ExecutorId;
 
 import java.util.ArrayList;
 import java.util.HashMap;

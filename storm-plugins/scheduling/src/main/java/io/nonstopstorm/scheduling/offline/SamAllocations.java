@@ -2,9 +2,9 @@ package io.nonstopstorm.scheduling.offline;
 
 import io.nonstopstorm.scheduling.core.ComponentAllocation;
 import io.nonstopstorm.scheduling.model.ClusterModel;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Node;
 import io.nonstopstorm.scheduling.model.Outcome;
+import io.nonstopstorm.wire.ExecutorId;
 
 import java.util.LinkedHashMap;
 import java.util.List;

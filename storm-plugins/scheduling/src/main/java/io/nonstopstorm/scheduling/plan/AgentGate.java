@@ -15,8 +15,6 @@ import org.apache.storm.shade.net.minidev.json.JSONValue;
  * Pure.
  */
 public final class AgentGate {
-    public static final String AGENTS = "/nonstop/agents";
-
     private AgentGate() {
     }
 

@@ -1,6 +1,6 @@
 package io.nonstopstorm.scheduling.plan;
 
-import io.nonstopstorm.scheduling.model.ExecutorId;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.Collections;
 import java.util.Optional;
 import java.util.SortedMap;

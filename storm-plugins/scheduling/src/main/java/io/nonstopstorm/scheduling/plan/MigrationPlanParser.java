@@ -1,13 +1,11 @@
 package io.nonstopstorm.scheduling.plan;
 
-import io.nonstopstorm.scheduling.model.ExecutorId;
-import io.nonstopstorm.metrics.doc.ExecutorSpans;
 import io.nonstopstorm.scheduling.model.Outcome;
+import io.nonstopstorm.wire.ExecutorId;
+import io.nonstopstorm.wire.ExecutorSpans;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.storm.shade.net.minidev.json.parser.JSONParser;
 import org.apache.storm.shade.net.minidev.json.parser.ParseException;
 
@@ -17,14 +15,12 @@ import org.apache.storm.shade.net.minidev.json.parser.ParseException;
  * {"request_id": "optional, echoed in the decision",
  *  "placement": {"[3,3]": "127.0.0.12:37121", "[5,6]": "&lt;supervisor-id&gt;:37122"}}
  * </pre>
- * Executor keys are Storm executor ids {@code [start,end]} (the UI's {@code [start-end]} is accepted);
+ * Executor keys are Storm executor ids {@code [start,end]} (the UI's {@code [start-end]} is accepted; no spaces);
  * values are {@code HOST:PORT} or {@code SUPERVISOR_ID:PORT}. Executor ids follow {@link ExecutorSpans}
  * (user executors only: Storm's system executor never moves); the decider then refuses ids the topology
  * does not have.
  */
 public final class MigrationPlanParser {
-    private static final Pattern EXECUTOR = Pattern.compile("\\s*\\[\\s*(-?\\d+)\\s*[,-]\\s*(-?\\d+)\\s*]\\s*");
-
     private MigrationPlanParser() {
     }
 
@@ -52,21 +48,12 @@ public final class MigrationPlanParser {
         long tasks = 0;
         for (Map.Entry<?, ?> e : placement.entrySet()) {
             String key = String.valueOf(e.getKey());
-            Matcher m = EXECUTOR.matcher(key);
-            if (!m.matches()) {
-                return Outcome.failure("'" + key + "' is not an executor id (expected \"[start,end]\")");
-            }
             ExecutorId id;
             PlanTarget target;
             try {
-                long start = Long.parseLong(m.group(1));
-                long end = Long.parseLong(m.group(2));
-                Optional<String> bad = ExecutorSpans.check(start, end, false);
-                if (bad.isPresent()) {
-                    return Outcome.failure("executor " + key + ": " + bad.get());
-                }
-                tasks += ExecutorSpans.tasks(start, end);
-                id = new ExecutorId((int) start, (int) end);
+                // A plan may be written by hand with an id copied from Storm's UI.
+                id = ExecutorSpans.parse(key, false, ExecutorId.Spelling.WIRE, ExecutorId.Spelling.UI);
+                tasks += id.taskCount();
                 if (!(e.getValue() instanceof String s)) {
                     return Outcome.failure("target of executor " + key + " must be a \"HOST:PORT\" string");
                 }

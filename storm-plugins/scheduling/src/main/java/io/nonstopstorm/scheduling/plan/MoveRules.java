@@ -1,6 +1,6 @@
 package io.nonstopstorm.scheduling.plan;
 
-import io.nonstopstorm.scheduling.model.ExecutorId;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -96,7 +96,7 @@ public final class MoveRules {
             String component = componentOf.apply(e);
             String why = component == null ? null : unmovable.get(component);
             if (why != null) {
-                return Optional.of("executor [" + e.startTask() + "," + e.endTask() + "] (" + component
+                return Optional.of("executor [" + e.start() + "," + e.end() + "] (" + component
                                    + ") is not moved live: " + why);
             }
         }

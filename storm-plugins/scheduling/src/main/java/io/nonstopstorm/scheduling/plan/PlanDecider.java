@@ -2,13 +2,13 @@ package io.nonstopstorm.scheduling.plan;
 
 import io.nonstopstorm.scheduling.core.PlanValidator;
 import io.nonstopstorm.scheduling.model.ClusterModel;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
-import io.nonstopstorm.metrics.doc.ExecutorSpans;
 import io.nonstopstorm.scheduling.model.Node;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.model.TopologyModel;
+import io.nonstopstorm.wire.ExecutorId;
+import io.nonstopstorm.wire.ExecutorSpans;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -38,7 +38,7 @@ public final class PlanDecider {
         Map<ExecutorId, SlotId> targets = new TreeMap<>();
         for (Map.Entry<ExecutorId, PlanTarget> e : plan.moves().entrySet()) {
             if (!topology.hasExecutor(e.getKey())) {
-                return PlanDecision.rejected(ExecutorSpans.unknown(e.getKey().startTask(), e.getKey().endTask(),
+                return PlanDecision.rejected(ExecutorSpans.unknown(e.getKey().start(), e.getKey().end(),
                                                                    topology.id())
                                              + " (it has " + topology.executorIds() + ")");
             }

@@ -1,8 +1,8 @@
 package io.nonstopstorm.scheduling.plan;
 
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.List;
 import java.util.Optional;
 

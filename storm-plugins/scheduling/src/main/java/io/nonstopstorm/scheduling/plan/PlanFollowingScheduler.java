@@ -8,6 +8,7 @@ import io.nonstopstorm.scheduling.model.TopologyModel;
 import io.nonstopstorm.scheduling.storm.DefaultFallback;
 import io.nonstopstorm.scheduling.storm.PlacementApplier;
 import io.nonstopstorm.scheduling.storm.StormModelMapper;
+import io.nonstopstorm.wire.ZkPaths;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -72,8 +73,8 @@ public class PlanFollowingScheduler implements IScheduler {
         }
         try {
             channel = ZkPlanChannel.fromStormConf(conf);
-            LOG.info("plan-following scheduler ready: plans under {}, decisions under {}", ZkPlanChannel.PLANS,
-                     ZkPlanChannel.DECISIONS);
+            LOG.info("plan-following scheduler ready: plans under {}, decisions under {}", ZkPaths.PLANS,
+                     ZkPaths.DECISIONS);
         } catch (RuntimeException e) {
             LOG.error("plan-following scheduler cannot reach ZooKeeper; it will behave like the DefaultScheduler", e);
         }

@@ -1,5 +1,6 @@
 package io.nonstopstorm.scheduling.plan;
 
+import io.nonstopstorm.wire.ZkPaths;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -30,7 +31,7 @@ public final class PlanWatch implements AutoCloseable {
 
     /** Starts watching (in the background) with this client, which stays the caller's to close. */
     public static PlanWatch start(CuratorFramework client, Consumer<String> onPlanWritten) {
-        CuratorCache cache = CuratorCache.build(client, ZkPlanChannel.PLANS);
+        CuratorCache cache = CuratorCache.build(client, ZkPaths.PLANS);
         CountDownLatch initialized = new CountDownLatch(1);
         CuratorCacheListener listener = CuratorCacheListener.builder()
             .forCreatesAndChanges((before, now) -> notify(now, onPlanWritten))
@@ -61,7 +62,7 @@ public final class PlanWatch implements AutoCloseable {
 
     /** The topology whose plan lives at {@code path}, or null for the plans root or anything deeper. */
     static String topologyName(String path) {
-        String prefix = ZkPlanChannel.PLANS + "/";
+        String prefix = ZkPaths.PLANS + "/";
         if (path == null || !path.startsWith(prefix)) {
             return null;
         }

@@ -1,6 +1,7 @@
 package io.nonstopstorm.scheduling.plan;
 
 import io.nonstopstorm.scheduling.zk.ZkClients;
+import io.nonstopstorm.wire.ZkPaths;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
@@ -16,10 +17,6 @@ import org.apache.storm.shade.org.apache.zookeeper.data.Stat;
  * servers of Nimbus's conf.
  */
 public final class ZkPlanChannel implements AutoCloseable {
-    public static final String PLANS = "/nonstop/plans";
-    public static final String DECISIONS = "/nonstop/decisions";
-    public static final String SCHEDULER_DECISION_SUFFIX = ".scheduler";
-
     /** A plan znode's content with its data version and last-modified time. */
     public record VersionedPlan(String json, int version, long modifiedAtMs) {
     }
@@ -42,7 +39,7 @@ public final class ZkPlanChannel implements AutoCloseable {
     }
 
     public Optional<VersionedPlan> plan(String topologyName) throws Exception {
-        String path = PLANS + "/" + topologyName;
+        String path = ZkPaths.plan(topologyName);
         Stat stat = new Stat();
         try {
             byte[] data = client.getData().storingStatIn(stat).forPath(path);
@@ -55,13 +52,13 @@ public final class ZkPlanChannel implements AutoCloseable {
 
     /** Data version of the plan znode, without reading it (null if absent). */
     public Integer planVersion(String topologyName) throws Exception {
-        Stat stat = client.checkExists().forPath(PLANS + "/" + topologyName);
+        Stat stat = client.checkExists().forPath(ZkPaths.plan(topologyName));
         return stat == null ? null : stat.getVersion();
     }
 
     public Optional<String> decision(String topologyName) throws Exception {
         try {
-            byte[] data = client.getData().forPath(DECISIONS + "/" + topologyName);
+            byte[] data = client.getData().forPath(ZkPaths.decision(topologyName));
             return Optional.of(new String(data, StandardCharsets.UTF_8));
         } catch (KeeperException.NoNodeException e) {
             return Optional.empty();
@@ -71,7 +68,7 @@ public final class ZkPlanChannel implements AutoCloseable {
     /** A supervisor agent's status record {@code /nonstop/agents/<host>}, if published. */
     public Optional<String> agentRecord(String host) throws Exception {
         try {
-            byte[] data = client.getData().forPath(AgentGate.AGENTS + "/" + host);
+            byte[] data = client.getData().forPath(ZkPaths.agent(host));
             return Optional.of(new String(data == null ? new byte[0] : data, StandardCharsets.UTF_8));
         } catch (KeeperException.NoNodeException e) {
             return Optional.empty();
@@ -79,7 +76,7 @@ public final class ZkPlanChannel implements AutoCloseable {
     }
 
     public void writeDecision(String topologyName, String json) throws Exception {
-        write(DECISIONS + "/" + topologyName, json);
+        write(ZkPaths.decision(topologyName), json);
     }
 
     /**
@@ -88,11 +85,7 @@ public final class ZkPlanChannel implements AutoCloseable {
      * so the suffix cannot clash with another topology's decision.
      */
     public void writeSchedulerDecision(String topologyName, String json) throws Exception {
-        write(schedulerDecisionPath(topologyName), json);
-    }
-
-    public static String schedulerDecisionPath(String topologyName) {
-        return DECISIONS + "/" + topologyName + SCHEDULER_DECISION_SUFFIX;
+        write(ZkPaths.schedulerDecision(topologyName), json);
     }
 
     private void write(String path, String json) throws Exception {

@@ -1,11 +1,12 @@
 package io.nonstopstorm.scheduling.storm;
 
 import io.nonstopstorm.scheduling.metricsplane.ZkMetricsReader;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.plan.PlanFollowingScheduler;
 import io.nonstopstorm.scheduling.plan.PlanWatch;
 import io.nonstopstorm.scheduling.plan.ZkPlanChannel;
+import io.nonstopstorm.wire.ExecutorId;
+import io.nonstopstorm.wire.ZkPaths;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -108,7 +109,7 @@ public class NonstopScheduler implements IScheduler {
             s.recordDecisionsWith(this::record);
         }
         LOG.info("nonstop scheduler ready: {} by topology conf {}, controller plans under {}, else DefaultScheduler",
-                 names(), ConfiguredScheduler.SCHEDULER_KEY, ZkPlanChannel.PLANS);
+                 names(), ConfiguredScheduler.SCHEDULER_KEY, ZkPaths.PLANS);
     }
 
     private SchedulingMetrics metricsPlane(Map<String, Object> conf) {

@@ -1,7 +1,6 @@
 package io.nonstopstorm.scheduling.storm;
 
 import io.nonstopstorm.scheduling.metricsplane.WorkerDocument;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Outcome;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
@@ -10,6 +9,7 @@ import io.nonstopstorm.scheduling.otd.OtdDecision;
 import io.nonstopstorm.scheduling.otd.OtdSnapshot;
 import io.nonstopstorm.scheduling.otd.WorkerLoad;
 import io.nonstopstorm.scheduling.otd.WorkerShare;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -1,8 +1,8 @@
 package io.nonstopstorm.scheduling.storm;
 
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,11 +1,11 @@
 package io.nonstopstorm.scheduling.storm;
 
 import io.nonstopstorm.scheduling.metricsplane.WorkerDocument;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
 import io.nonstopstorm.scheduling.model.LoadSample;
 import io.nonstopstorm.scheduling.model.NodeReading;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
+import io.nonstopstorm.wire.ExecutorId;
 
 import java.util.List;
 import java.util.Map;

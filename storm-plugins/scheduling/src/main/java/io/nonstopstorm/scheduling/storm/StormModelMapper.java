@@ -4,11 +4,11 @@ import io.nonstopstorm.scheduling.model.ClusterModel;
 import io.nonstopstorm.scheduling.model.ComponentGraph;
 import io.nonstopstorm.scheduling.model.Edge;
 import io.nonstopstorm.scheduling.model.Executor;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Node;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.model.TopologyModel;
+import io.nonstopstorm.wire.ExecutorId;
 import org.apache.storm.generated.Bolt;
 import org.apache.storm.generated.GlobalStreamId;
 import org.apache.storm.generated.StormTopology;
@@ -118,7 +118,7 @@ public final class StormModelMapper {
     }
 
     public static ExecutorDetails details(ExecutorId e) {
-        return new ExecutorDetails(e.startTask(), e.endTask());
+        return new ExecutorDetails(e.start(), e.end());
     }
 
     public static SlotId slot(WorkerSlot ws) {

@@ -5,12 +5,13 @@ import io.nonstopstorm.scheduling.metricsplane.MetricsSnapshot;
 import io.nonstopstorm.scheduling.metricsplane.NodeLoadHistory;
 import io.nonstopstorm.scheduling.metricsplane.RawDocument;
 import io.nonstopstorm.scheduling.metricsplane.WorkerDocument;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
 import io.nonstopstorm.scheduling.model.LoadSample;
 import io.nonstopstorm.scheduling.model.NodeReading;
 import io.nonstopstorm.scheduling.model.Outcome;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
+import io.nonstopstorm.wire.ExecutorId;
+import io.nonstopstorm.wire.ZkPaths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -175,7 +176,7 @@ public final class ZkSchedulingMetrics implements SchedulingMetrics {
 
     @Override
     public Optional<String> refusedDocument(String topologyId, String host, int port) {
-        return Optional.ofNullable(refused.get(root + "/" + topologyId + "/" + host + "-" + port));
+        return Optional.ofNullable(refused.get(ZkPaths.metricsWorker(root, topologyId, host, port)));
     }
 
     @Override

@@ -3,10 +3,10 @@ package io.nonstopstorm.scheduling.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nonstopstorm.scheduling.core.InterNodeTraffic;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.offline.PlanningInput;
+import io.nonstopstorm.wire.ExecutorId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

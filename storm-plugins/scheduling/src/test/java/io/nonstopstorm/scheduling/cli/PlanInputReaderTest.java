@@ -1,11 +1,11 @@
 package io.nonstopstorm.scheduling.cli;
 
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Outcome;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.offline.OtdRound;
 import io.nonstopstorm.scheduling.offline.PlanningInput;
 import io.nonstopstorm.scheduling.offline.TopologyWorkload;
+import io.nonstopstorm.wire.ExecutorId;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -48,10 +48,10 @@ class PlanInputReaderTest {
         assertEquals(4096, in.nodeMemoryMb().get("node1"));
         TopologyWorkload w = in.topologies().get(0);
         assertEquals(8, w.topology().executors().size());
-        assertEquals("split", w.topology().componentOf(ExecutorId.ofTask(3)), "tasks are numbered in component order");
+        assertEquals("split", w.topology().componentOf(ExecutorId.single(3)), "tasks are numbered in component order");
         assertEquals(9600, w.traffic().total(), 1e-9);
-        assertEquals(900, w.loads().of(ExecutorId.ofTask(4)));
-        assertEquals(new SlotId("node3", 6700), w.current().slotOf(ExecutorId.ofTask(6)).orElseThrow());
+        assertEquals(900, w.loads().of(ExecutorId.single(4)));
+        assertEquals(new SlotId("node3", 6700), w.current().slotOf(ExecutorId.single(6)).orElseThrow());
         assertEquals(2160, w.workerReadings().get(new SlotId("node1", 6700)).load());
         assertEquals(0.45, OtdRound.cpuShares(w, in.cluster()).get("node1:6700"), 1e-12, "2160 MHz of node1's 4800");
         assertEquals(256, w.memoryMb().get("split"));
@@ -104,7 +104,7 @@ class PlanInputReaderTest {
                 + "\"traffic\": [{\"from\": \"[1,2]\", \"to\": \"[3,4]\", \"rate\": 7}, {\"from\": \"[1-2]\", \"to\": 5, \"rate\": 3}]}";
         PlanningInput in = PlanInputReader.read(doc(TWO_NODES, t)).orElseThrow();
         TopologyWorkload w = in.topologies().get(0);
-        assertEquals(List.of(new ExecutorId(1, 2), new ExecutorId(3, 4), ExecutorId.ofTask(5)), w.topology().executorIds());
+        assertEquals(List.of(new ExecutorId(1, 2), new ExecutorId(3, 4), ExecutorId.single(5)), w.topology().executorIds());
         assertEquals(10, w.traffic().total(), 1e-9);
     }
 

@@ -2,13 +2,13 @@ package io.nonstopstorm.scheduling.core;
 
 import io.nonstopstorm.scheduling.model.ClusterModel;
 import io.nonstopstorm.scheduling.model.ComponentGraph;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Outcome;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.model.TopologyModel;
 import io.nonstopstorm.scheduling.testing.PlacementChecks;
 import io.nonstopstorm.scheduling.testing.RandomInstance;
+import io.nonstopstorm.wire.ExecutorId;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -103,6 +103,6 @@ class AnielloOfflineSchedulerTest {
     }
 
     private static ExecutorId task(int t) {
-        return ExecutorId.ofTask(t);
+        return ExecutorId.single(t);
     }
 }

@@ -2,7 +2,6 @@ package io.nonstopstorm.scheduling.core;
 
 import io.nonstopstorm.scheduling.model.ClusterModel;
 import io.nonstopstorm.scheduling.model.ComponentGraph;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
 import io.nonstopstorm.scheduling.model.Node;
 import io.nonstopstorm.scheduling.model.Outcome;
@@ -12,6 +11,7 @@ import io.nonstopstorm.scheduling.model.TopologyModel;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
 import io.nonstopstorm.scheduling.testing.PlacementChecks;
 import io.nonstopstorm.scheduling.testing.RandomInstance;
+import io.nonstopstorm.wire.ExecutorId;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -216,7 +216,7 @@ class AnielloOnlineSchedulerTest {
     }
 
     private static ExecutorId t(int task) {
-        return ExecutorId.ofTask(task);
+        return ExecutorId.single(task);
     }
 
 }

@@ -2,7 +2,6 @@ package io.nonstopstorm.scheduling.core;
 
 import io.nonstopstorm.scheduling.model.ClusterModel;
 import io.nonstopstorm.scheduling.model.ComponentGraph;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
 import io.nonstopstorm.scheduling.model.LoadSample;
 import io.nonstopstorm.scheduling.model.Node;
@@ -10,6 +9,7 @@ import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.model.TopologyModel;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
+import io.nonstopstorm.wire.ExecutorId;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -24,9 +24,9 @@ class AnielloRescheduleRuleTest {
 
     private static final TopologyModel TOPO = TopologyModel.withParallelism("t",
             ComponentGraph.chain("a", "b"), Map.of("a", 1, "b", 2), 2);
-    private static final ExecutorId A = ExecutorId.ofTask(1);
-    private static final ExecutorId B1 = ExecutorId.ofTask(2);
-    private static final ExecutorId B2 = ExecutorId.ofTask(3);
+    private static final ExecutorId A = ExecutorId.single(1);
+    private static final ExecutorId B1 = ExecutorId.single(2);
+    private static final ExecutorId B2 = ExecutorId.single(3);
     private static final ClusterModel CLUSTER = ClusterModel.of(List.of(
             Node.of("n1", List.of(1, 2), 100), Node.of("n2", List.of(1, 2), 100)));
     private static final SlotId N1 = new SlotId("n1", 1);

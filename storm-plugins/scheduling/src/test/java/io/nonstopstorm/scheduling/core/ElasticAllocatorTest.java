@@ -2,7 +2,6 @@ package io.nonstopstorm.scheduling.core;
 
 import io.nonstopstorm.scheduling.model.ClusterModel;
 import io.nonstopstorm.scheduling.model.ComponentGraph;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
 import io.nonstopstorm.scheduling.model.Node;
 import io.nonstopstorm.scheduling.model.Outcome;
@@ -12,6 +11,7 @@ import io.nonstopstorm.scheduling.model.TopologyModel;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
 import io.nonstopstorm.scheduling.testing.PlacementChecks;
 import io.nonstopstorm.scheduling.testing.RandomInstance;
+import io.nonstopstorm.wire.ExecutorId;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -63,7 +63,7 @@ class ElasticAllocatorTest {
         TopologyModel t = TopologyModel.withParallelism("t", ComponentGraph.chain("a", "b"), Map.of("a", 1, "b", 1), 2);
         ClusterModel c = ClusterModel.of(List.of(
                 new Node("n1", List.of(1), 1.0, 100, 0, 0), new Node("n2", List.of(1), 1.0, 100, 0, 0)));
-        TrafficMatrix tr = TrafficMatrix.builder().add(ExecutorId.ofTask(1), ExecutorId.ofTask(2), 80).build();
+        TrafficMatrix tr = TrafficMatrix.builder().add(ExecutorId.single(1), ExecutorId.single(2), 80).build();
         ElasticAllocator.Result r = new ElasticAllocator(new ElasticAllocator.Params(0.9, 0.5, 1_000_000), FROZEN)
                 .place(t, c, equalLoads(t, 0.2), tr, Placement.empty()).orElseThrow();
         assertEquals(1, r.placement().usedNodes().size());

@@ -1,9 +1,9 @@
 package io.nonstopstorm.scheduling.core;
 
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
+import io.nonstopstorm.wire.ExecutorId;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -14,10 +14,10 @@ class InterNodeTrafficTest {
 
     @Test
     void countsOnlyFlowsBetweenPlacedExecutorsOnDifferentNodesOrSlots() {
-        ExecutorId a = ExecutorId.ofTask(1);
-        ExecutorId b = ExecutorId.ofTask(2);
-        ExecutorId c = ExecutorId.ofTask(3);
-        ExecutorId unplaced = ExecutorId.ofTask(4);
+        ExecutorId a = ExecutorId.single(1);
+        ExecutorId b = ExecutorId.single(2);
+        ExecutorId c = ExecutorId.single(3);
+        ExecutorId unplaced = ExecutorId.single(4);
         TrafficMatrix t = TrafficMatrix.builder()
                 .add(a, b, 5).add(b, a, 1)      // same node, different slots
                 .add(a, c, 7)                    // different nodes

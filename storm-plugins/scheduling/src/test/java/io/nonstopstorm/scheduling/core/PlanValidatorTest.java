@@ -2,13 +2,13 @@ package io.nonstopstorm.scheduling.core;
 
 import io.nonstopstorm.scheduling.model.ClusterModel;
 import io.nonstopstorm.scheduling.model.ComponentGraph;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
 import io.nonstopstorm.scheduling.model.Node;
 import io.nonstopstorm.scheduling.model.Outcome;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.model.TopologyModel;
+import io.nonstopstorm.wire.ExecutorId;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -22,9 +22,9 @@ class PlanValidatorTest {
 
     private static final TopologyModel TOPO = TopologyModel.withParallelism("t",
             ComponentGraph.chain("a", "b"), Map.of("a", 2, "b", 1), 2);
-    private static final ExecutorId E1 = ExecutorId.ofTask(1);
-    private static final ExecutorId E2 = ExecutorId.ofTask(2);
-    private static final ExecutorId E3 = ExecutorId.ofTask(3);
+    private static final ExecutorId E1 = ExecutorId.single(1);
+    private static final ExecutorId E2 = ExecutorId.single(2);
+    private static final ExecutorId E3 = ExecutorId.single(3);
     private static final ClusterModel CLUSTER = new ClusterModel(List.of(
             Node.of("n1", List.of(1, 2), 100), Node.of("n2", List.of(1, 2), 100)),
             Map.of(new SlotId("n2", 2), "someone-else", new SlotId("n1", 2), "t"));
@@ -42,7 +42,7 @@ class PlanValidatorTest {
 
     @Test
     void reportsEveryViolation() {
-        ExecutorId stranger = ExecutorId.ofTask(99);
+        ExecutorId stranger = ExecutorId.single(99);
         Map<SlotId, List<ExecutorId>> plan = Map.of(
                 N1P1, List.of(E1, stranger),
                 new SlotId("n2", 2), List.of(E1),          // held by another topology, and E1 twice

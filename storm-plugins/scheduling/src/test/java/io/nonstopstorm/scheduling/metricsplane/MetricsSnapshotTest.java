@@ -3,9 +3,9 @@ package io.nonstopstorm.scheduling.metricsplane;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.NodeReading;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -29,19 +29,19 @@ class MetricsSnapshotTest {
     void taskPairsAddUpPerExecutorPairAcrossWorkers() {
         TrafficMatrix t = new MetricsSnapshot(List.of(fixture(), second(END)), OptionalDouble.empty())
                 .traffic(TOPOLOGY).orElseThrow();
-        ExecutorId keys = ExecutorId.ofTask(5);
-        assertEquals(119.9496, t.rate(keys, ExecutorId.ofTask(1)), 1e-9);
-        assertEquals(80.1663, t.rate(keys, ExecutorId.ofTask(2)), 1e-9);
+        ExecutorId keys = ExecutorId.single(5);
+        assertEquals(119.9496, t.rate(keys, ExecutorId.single(1)), 1e-9);
+        assertEquals(80.1663, t.rate(keys, ExecutorId.single(2)), 1e-9);
         assertEquals(99.958 + 100.158, t.rate(keys, new ExecutorId(3, 4)), 1e-9, "tasks 3 and 4 are one executor");
-        assertEquals(39.9832, t.rate(keys, ExecutorId.ofTask(6)), 1e-9);
-        assertEquals(50.0, t.rate(ExecutorId.ofTask(2), new ExecutorId(3, 4)), 1e-9, "reported by the second worker");
+        assertEquals(39.9832, t.rate(keys, ExecutorId.single(6)), 1e-9);
+        assertEquals(50.0, t.rate(ExecutorId.single(2), new ExecutorId(3, 4)), 1e-9, "reported by the second worker");
     }
 
     @Test
     void pairsToExecutorsNoDocumentListsAreLeftOut() {
         TrafficMatrix t = new MetricsSnapshot(List.of(fixture()), OptionalDouble.empty()).traffic(TOPOLOGY).orElseThrow();
-        assertEquals(0.0, t.rate(ExecutorId.ofTask(5), ExecutorId.ofTask(2)), 1e-9, "task 2's worker did not publish");
-        assertEquals(119.9496, t.rate(ExecutorId.ofTask(5), ExecutorId.ofTask(1)), 1e-9);
+        assertEquals(0.0, t.rate(ExecutorId.single(5), ExecutorId.single(2)), 1e-9, "task 2's worker did not publish");
+        assertEquals(119.9496, t.rate(ExecutorId.single(5), ExecutorId.single(1)), 1e-9);
     }
 
     @Test
@@ -55,9 +55,9 @@ class MetricsSnapshotTest {
     void cpuIsInHzFromCoresAndTheNodeClock() {
         MetricsSnapshot s = new MetricsSnapshot(List.of(fixture(), second(END)), OptionalDouble.empty());
         Map<ExecutorId, Double> hz = s.executorHz(TOPOLOGY);
-        assertEquals(0.1012 * HZ_PER_CORE, hz.get(ExecutorId.ofTask(1)), 1e-3);
-        assertEquals((0.0117 + 0.082) * HZ_PER_CORE, hz.get(ExecutorId.ofTask(6)), 1e-3);
-        assertTrue(!hz.containsKey(ExecutorId.ofTask(7)), "unknown CPU is left out, not 0");
+        assertEquals(0.1012 * HZ_PER_CORE, hz.get(ExecutorId.single(1)), 1e-3);
+        assertEquals((0.0117 + 0.082) * HZ_PER_CORE, hz.get(ExecutorId.single(6)), 1e-3);
+        assertTrue(!hz.containsKey(ExecutorId.single(7)), "unknown CPU is left out, not 0");
         assertEquals((0.1012 + 0.0041 + 0.0533 + 0.0937) * HZ_PER_CORE, s.topologyHzByHost(TOPOLOGY).get("127.0.0.11"), 1e-3);
         assertEquals(1.1875 * HZ_PER_CORE, s.busyHzByHost().get("127.0.0.11"), 1e-3);
         assertEquals(0.5 * HZ_PER_CORE, s.busyHzByHost().get("127.0.0.12"), 1e-3);
@@ -70,7 +70,7 @@ class MetricsSnapshotTest {
         assertTrue(new MetricsSnapshot(List.of(noMhz), OptionalDouble.empty()).executorHz(TOPOLOGY).isEmpty());
         assertTrue(new MetricsSnapshot(List.of(noMhz), OptionalDouble.empty()).busyHzByHost().isEmpty());
         assertEquals(0.1012 * 1000e6, new MetricsSnapshot(List.of(noMhz), OptionalDouble.of(1000))
-                .executorHz(TOPOLOGY).get(ExecutorId.ofTask(1)), 1e-3);
+                .executorHz(TOPOLOGY).get(ExecutorId.single(1)), 1e-3);
     }
 
     @Test

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Outcome;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

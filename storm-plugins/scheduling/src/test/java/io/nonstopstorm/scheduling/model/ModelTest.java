@@ -1,5 +1,6 @@
 package io.nonstopstorm.scheduling.model;
 
+import io.nonstopstorm.wire.ExecutorId;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -38,20 +39,20 @@ class ModelTest {
         assertThrows(IllegalArgumentException.class, () -> new ComponentGraph(List.of("a", "a"), List.of()));
         ComponentGraph g = ComponentGraph.chain("a", "b");
         assertThrows(IllegalArgumentException.class, () -> new TopologyModel("t", g, List.of(
-                new Executor(ExecutorId.ofTask(1), "a"), new Executor(ExecutorId.ofTask(1), "b")), 1));
+                new Executor(ExecutorId.single(1), "a"), new Executor(ExecutorId.single(1), "b")), 1));
         assertThrows(IllegalArgumentException.class, () -> new TopologyModel("t", g, List.of(
-                new Executor(ExecutorId.ofTask(1), "zzz")), 1));
+                new Executor(ExecutorId.single(1), "zzz")), 1));
         assertThrows(IllegalArgumentException.class, () -> new ExecutorId(3, 2));
-        assertThrows(IllegalArgumentException.class, () -> ExecutorLoads.of(Map.of(ExecutorId.ofTask(1), -1.0)));
-        assertThrows(IllegalArgumentException.class, () -> TrafficMatrix.builder().add(ExecutorId.ofTask(1), ExecutorId.ofTask(2), -1));
+        assertThrows(IllegalArgumentException.class, () -> ExecutorLoads.of(Map.of(ExecutorId.single(1), -1.0)));
+        assertThrows(IllegalArgumentException.class, () -> TrafficMatrix.builder().add(ExecutorId.single(1), ExecutorId.single(2), -1));
     }
 
     @Test
     void topologyKnowsEffectiveWorkersAndComponents() {
         TopologyModel t = TopologyModel.withParallelism("t", ComponentGraph.chain("a", "b"), Map.of("a", 2, "b", 1), 5);
         assertEquals(3, t.effectiveWorkers());
-        assertEquals(List.of(ExecutorId.ofTask(1), ExecutorId.ofTask(2)), t.executorsOf("a"));
-        assertEquals("b", t.componentOf(ExecutorId.ofTask(3)));
+        assertEquals(List.of(ExecutorId.single(1), ExecutorId.single(2)), t.executorsOf("a"));
+        assertEquals("b", t.componentOf(ExecutorId.single(3)));
     }
 
     @Test
@@ -69,8 +70,8 @@ class ModelTest {
 
     @Test
     void placementGroupsBySlotAndReportsMoves() {
-        ExecutorId a = ExecutorId.ofTask(1);
-        ExecutorId b = ExecutorId.ofTask(2);
+        ExecutorId a = ExecutorId.single(1);
+        ExecutorId b = ExecutorId.single(2);
         Placement p = Placement.of(Map.of(a, new SlotId("n1", 1), b, new SlotId("n1", 1)));
         Placement q = Placement.of(Map.of(a, new SlotId("n1", 1), b, new SlotId("n2", 1)));
         assertEquals(Map.of(new SlotId("n1", 1), List.of(a, b)), p.executorsBySlot());
@@ -80,9 +81,9 @@ class ModelTest {
 
     @Test
     void trafficLinksAreSummedBothWaysAndSortedHeaviestFirst() {
-        ExecutorId a = ExecutorId.ofTask(1);
-        ExecutorId b = ExecutorId.ofTask(2);
-        ExecutorId c = ExecutorId.ofTask(3);
+        ExecutorId a = ExecutorId.single(1);
+        ExecutorId b = ExecutorId.single(2);
+        ExecutorId c = ExecutorId.single(3);
         TrafficMatrix t = TrafficMatrix.builder().add(a, b, 2).add(b, a, 3).add(c, a, 9).add(b, c, 5).build();
         assertEquals(List.of(new TrafficMatrix.Link(a, c, 9), new TrafficMatrix.Link(a, b, 5), new TrafficMatrix.Link(b, c, 5)),
                 t.linksByRateDescending());

@@ -5,7 +5,6 @@ import io.nonstopstorm.scheduling.core.ExecutorsPerSlotLimit;
 import io.nonstopstorm.scheduling.core.InterNodeTraffic;
 import io.nonstopstorm.scheduling.model.ClusterModel;
 import io.nonstopstorm.scheduling.model.ComponentGraph;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
 import io.nonstopstorm.scheduling.model.Node;
 import io.nonstopstorm.scheduling.model.Outcome;
@@ -15,6 +14,7 @@ import io.nonstopstorm.scheduling.model.TopologyModel;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
 import io.nonstopstorm.scheduling.otd.OtdDecision;
 import io.nonstopstorm.scheduling.testing.RandomInstance;
+import io.nonstopstorm.wire.ExecutorId;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -60,7 +60,7 @@ class PlannersTest {
             assertTrue(PlanEvaluation.evaluate(input, r).violations().isEmpty(), name);
         }
         ClusterModel after = SequentialPlanner.withPlaced(cluster, first,
-                Placement.of(Map.of(ExecutorId.ofTask(1), new SlotId("n1", 1), ExecutorId.ofTask(3), new SlotId("n1", 1))));
+                Placement.of(Map.of(ExecutorId.single(1), new SlotId("n1", 1), ExecutorId.single(3), new SlotId("n1", 1))));
         assertEquals(40, after.node("n1").orElseThrow().cpuBackground());
         assertEquals("first", after.ownerOf(new SlotId("n1", 1)).orElseThrow());
     }
@@ -72,7 +72,7 @@ class PlannersTest {
         PlanningInput input = PlanningInput.of(cluster, List.of(w));
         // All four executors (240 CPU) on n1: over capacity; nothing crosses nodes.
         Map<ExecutorId, SlotId> slots = new HashMap<>();
-        w.topology().executorIds().forEach(e -> slots.put(e, new SlotId("n1", e.startTask() % 2 + 1)));
+        w.topology().executorIds().forEach(e -> slots.put(e, new SlotId("n1", e.start() % 2 + 1)));
         PlanEvaluation.Evaluation ev = PlanEvaluation.evaluate(input,
                 new PlanningResult(Map.of("t", Placement.of(slots)), Map.of()));
         assertEquals(0, ev.interNodeTraffic());

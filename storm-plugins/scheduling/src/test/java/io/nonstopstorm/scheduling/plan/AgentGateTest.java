@@ -3,8 +3,8 @@ package io.nonstopstorm.scheduling.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.SlotId;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.nonstopstorm.scheduling.model.ExecutorId;
+import io.nonstopstorm.wire.ExecutorId;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

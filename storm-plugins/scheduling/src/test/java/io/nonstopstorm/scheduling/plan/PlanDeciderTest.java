@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nonstopstorm.scheduling.model.ClusterModel;
 import io.nonstopstorm.scheduling.model.ComponentGraph;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Node;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.model.TopologyModel;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,8 +27,8 @@ class PlanDeciderTest {
         List.of(Node.of("n1", List.of(6700, 6701)), Node.of("n2", List.of(6700, 6701))),
         Map.of(A, "t-1", B, "t-1", OTHER, "other"));
     private static final Map<String, String> HOSTS = Map.of("n1", "10.0.0.1", "n2", "10.0.0.2");
-    private static final Placement CURRENT = Placement.of(Map.of(ExecutorId.ofTask(1), A, ExecutorId.ofTask(2), A,
-                                                                 ExecutorId.ofTask(3), B, ExecutorId.ofTask(4), B));
+    private static final Placement CURRENT = Placement.of(Map.of(ExecutorId.single(1), A, ExecutorId.single(2), A,
+                                                                 ExecutorId.single(3), B, ExecutorId.single(4), B));
 
     private static MigrationPlan plan(Object... executorThenTarget) {
         TreeMap<ExecutorId, PlanTarget> m = new TreeMap<>();
@@ -40,41 +40,41 @@ class PlanDeciderTest {
 
     @Test
     void movesOneExecutorBetweenTheTopologysWorkersByHostOrId() {
-        PlanDecision d = PlanDecider.decide(TOPO, CLUSTER, CURRENT, plan(ExecutorId.ofTask(2), "10.0.0.2:6700"), HOSTS);
+        PlanDecision d = PlanDecider.decide(TOPO, CLUSTER, CURRENT, plan(ExecutorId.single(2), "10.0.0.2:6700"), HOSTS);
         assertEquals(PlanDecision.Status.APPLIED, d.status());
-        assertEquals(List.of(new PlanDecision.Move(ExecutorId.ofTask(2), A, B)), d.moves());
+        assertEquals(List.of(new PlanDecision.Move(ExecutorId.single(2), A, B)), d.moves());
         Placement target = d.target().orElseThrow();
-        assertEquals(List.of(ExecutorId.ofTask(1)), target.executorsBySlot().get(A));
-        assertEquals(List.of(ExecutorId.ofTask(2), ExecutorId.ofTask(3), ExecutorId.ofTask(4)), target.executorsBySlot().get(B));
-        PlanDecision byId = PlanDecider.decide(TOPO, CLUSTER, CURRENT, plan(ExecutorId.ofTask(2), "n2:6700"), HOSTS);
+        assertEquals(List.of(ExecutorId.single(1)), target.executorsBySlot().get(A));
+        assertEquals(List.of(ExecutorId.single(2), ExecutorId.single(3), ExecutorId.single(4)), target.executorsBySlot().get(B));
+        PlanDecision byId = PlanDecider.decide(TOPO, CLUSTER, CURRENT, plan(ExecutorId.single(2), "n2:6700"), HOSTS);
         assertEquals(d.target(), byId.target());
     }
 
     @Test
     void aPlanThatMatchesTheCurrentPlacementChangesNothing() {
-        PlanDecision d = PlanDecider.decide(TOPO, CLUSTER, CURRENT, plan(ExecutorId.ofTask(3), "10.0.0.2:6700"), HOSTS);
+        PlanDecision d = PlanDecider.decide(TOPO, CLUSTER, CURRENT, plan(ExecutorId.single(3), "10.0.0.2:6700"), HOSTS);
         assertEquals(PlanDecision.Status.UNCHANGED, d.status());
         assertTrue(d.target().isEmpty());
     }
 
     @Test
     void rejectsMissingExecutorsPortsNodesAndForeignSlots() {
-        assertRejected(plan(ExecutorId.ofTask(9), "10.0.0.2:6700"), "executor [9,9] is not an executor of t-1");
-        assertRejected(plan(ExecutorId.ofTask(2), "10.0.0.2:7777"), "port 7777 is not a worker slot of that node");
-        assertRejected(plan(ExecutorId.ofTask(2), "10.0.0.9:6700"), "no live supervisor has id or host '10.0.0.9'");
-        assertRejected(plan(ExecutorId.ofTask(2), "10.0.0.2:6701"), "slot n2:6701 is held by topology other");
+        assertRejected(plan(ExecutorId.single(9), "10.0.0.2:6700"), "executor [9,9] is not an executor of t-1");
+        assertRejected(plan(ExecutorId.single(2), "10.0.0.2:7777"), "port 7777 is not a worker slot of that node");
+        assertRejected(plan(ExecutorId.single(2), "10.0.0.9:6700"), "no live supervisor has id or host '10.0.0.9'");
+        assertRejected(plan(ExecutorId.single(2), "10.0.0.2:6701"), "slot n2:6701 is held by topology other");
     }
 
     @Test
     void rejectsAPlanThatNeedsMoreWorkersThanTheTopologyHas() {
-        assertRejected(plan(ExecutorId.ofTask(2), "10.0.0.1:6701"), "plan uses 3 slots but topology t-1 has 2 workers");
+        assertRejected(plan(ExecutorId.single(2), "10.0.0.1:6701"), "plan uses 3 slots but topology t-1 has 2 workers");
     }
 
     @Test
     void hostsWithSeveralSupervisorsMustBeNamedById() {
         ClusterModel twoOnOneHost = new ClusterModel(
             List.of(Node.of("n1", List.of(6700)), Node.of("n2", List.of(6700))), Map.of(A, "t-1", B, "t-1"));
-        PlanDecision d = PlanDecider.decide(TOPO, twoOnOneHost, CURRENT, plan(ExecutorId.ofTask(2), "box:6700"),
+        PlanDecision d = PlanDecider.decide(TOPO, twoOnOneHost, CURRENT, plan(ExecutorId.single(2), "box:6700"),
                                             Map.of("n1", "box", "n2", "box"));
         assertEquals(PlanDecision.Status.REJECTED, d.status());
         assertTrue(d.reason().contains("runs 2 supervisors"), d.reason());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nonstopstorm.scheduling.storm.NonstopScheduler;
+import io.nonstopstorm.wire.ZkPaths;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -163,7 +164,7 @@ class PlanFollowingSchedulerTest {
     }
 
     private static void writePlan(String name, String json) throws Exception {
-        String path = ZkPlanChannel.PLANS + "/" + name;
+        String path = ZkPaths.PLANS + "/" + name;
         if (client.checkExists().forPath(path) == null) {
             client.create().creatingParentsIfNeeded().forPath(path, json.getBytes(StandardCharsets.UTF_8));
         } else {
@@ -172,7 +173,7 @@ class PlanFollowingSchedulerTest {
     }
 
     private static String decision(String name) throws Exception {
-        return new String(client.getData().forPath(ZkPlanChannel.DECISIONS + "/" + name), StandardCharsets.UTF_8);
+        return new String(client.getData().forPath(ZkPaths.DECISIONS + "/" + name), StandardCharsets.UTF_8);
     }
 
     private static IScheduler scheduler(String kind) {
@@ -262,7 +263,7 @@ class PlanFollowingSchedulerTest {
         }
         assertNotNull(moved);
         String host = supervisors().get(to.getNodeId()).getHost();
-        String record = AgentGate.AGENTS + "/" + host;
+        String record = ZkPaths.AGENTS + "/" + host;
         client.create().creatingParentsIfNeeded().forPath(record, ("{\"storm_version\":\"2.8.3\",\"verified\":false,"
             + "\"missing\":[\"advice WorkerState.refreshConnections not woven\"]}").getBytes(StandardCharsets.UTF_8));
         try {

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Outcome;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +28,9 @@ class PlanParsingTest {
         assertReason("[]", "must be a JSON object");
         assertReason("{}", "no \"placement\" object");
         assertReason("{\"placement\":{}}", "places no executor");
-        assertReason("{\"placement\":{\"3\":\"h:1\"}}", "'3' is not an executor id");
+        assertReason("{\"placement\":{\"3\":\"h:1\"}}", "executor 3: not an executor id");
+        // The wire spelling has no spaces (Storm's List.toString "[3, 3]" is not it).
+        assertReason("{\"placement\":{\"[3, 3]\":\"h:1\"}}", "executor [3, 3]: not an executor id");
         assertReason("{\"placement\":{\"[4,3]\":\"h:1\"}}", "executor [4,3]: bad_span");
         assertReason("{\"placement\":{\"[1,2147483647]\":\"h:1\"}}", "executor [1,2147483647]: span_too_large");
         assertReason("{\"placement\":{\"[1,99999999999999999999]\":\"h:1\"}}", "executor [1,99999999999999999999]: ");

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nonstopstorm.wire.ZkPaths;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -38,7 +39,7 @@ class PlanWatchTest {
     }
 
     private void write(String name, String json) throws Exception {
-        String path = ZkPlanChannel.PLANS + "/" + name;
+        String path = ZkPaths.PLANS + "/" + name;
         if (client.checkExists().forPath(path) == null) {
             client.create().creatingParentsIfNeeded().forPath(path, json.getBytes(StandardCharsets.UTF_8));
         } else {

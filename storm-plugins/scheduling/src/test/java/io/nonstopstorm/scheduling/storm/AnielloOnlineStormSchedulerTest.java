@@ -1,10 +1,10 @@
 package io.nonstopstorm.scheduling.storm;
 
 import io.nonstopstorm.scheduling.core.InterNodeTraffic;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
 import io.nonstopstorm.scheduling.model.LoadSample;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
+import io.nonstopstorm.wire.ExecutorId;
 import org.apache.storm.metric.StormMetricsRegistry;
 import org.apache.storm.scheduler.Cluster;
 import org.apache.storm.scheduler.SupervisorDetails;
@@ -187,7 +187,7 @@ class AnielloOnlineStormSchedulerTest {
     private static Map<String, Double> nodeLoads(Cluster c) {
         Map<String, Double> out = new HashMap<>();
         StormModelMapper.placement(c, "wc").asMap().forEach((e, slot) ->
-                out.merge(slot.nodeId(), e.startTask() <= 6 ? 100.0 : 0.0, Double::sum));
+                out.merge(slot.nodeId(), e.start() <= 6 ? 100.0 : 0.0, Double::sum));
         return out;
     }
 
@@ -229,6 +229,6 @@ class AnielloOnlineStormSchedulerTest {
     }
 
     private static ExecutorId t(int task) {
-        return ExecutorId.ofTask(task);
+        return ExecutorId.single(task);
     }
 }

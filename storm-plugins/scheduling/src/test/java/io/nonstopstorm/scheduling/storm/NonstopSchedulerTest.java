@@ -12,13 +12,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nonstopstorm.scheduling.core.AnielloOfflineScheduler;
 import io.nonstopstorm.scheduling.core.InterNodeTraffic;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
 import io.nonstopstorm.scheduling.model.LoadSample;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
 import io.nonstopstorm.scheduling.plan.ZkPlanChannel;
+import io.nonstopstorm.wire.ExecutorId;
+import io.nonstopstorm.wire.ZkPaths;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -111,11 +112,11 @@ class NonstopSchedulerTest {
     }
 
     private static Map<String, Object> record(String topology) throws Exception {
-        return json(client.getData().forPath(ZkPlanChannel.schedulerDecisionPath(topology)));
+        return json(client.getData().forPath(ZkPaths.schedulerDecision(topology)));
     }
 
     private static int recordVersion(String topology) throws Exception {
-        Stat stat = client.checkExists().forPath(ZkPlanChannel.schedulerDecisionPath(topology));
+        Stat stat = client.checkExists().forPath(ZkPaths.schedulerDecision(topology));
         return stat == null ? -1 : stat.getVersion();
     }
 
@@ -125,7 +126,7 @@ class NonstopSchedulerTest {
     }
 
     private static void writePlan(String name, String json) throws Exception {
-        String path = ZkPlanChannel.PLANS + "/" + name;
+        String path = ZkPaths.PLANS + "/" + name;
         byte[] data = json.getBytes(StandardCharsets.UTF_8);
         if (client.checkExists().forPath(path) == null) {
             client.create().creatingParentsIfNeeded().forPath(path, data);
@@ -273,7 +274,7 @@ class NonstopSchedulerTest {
         assertEquals(to, planned.slotOf(t(1)).orElseThrow());
         assertEquals(placed.movedComparedTo(planned), java.util.Set.of(t(1)), "only the planned executor moved");
         assertTrue(r2.getStatusMap().get("d-planned").startsWith("nonstop plan v0 applied"), r2.getStatusMap().get("d-planned"));
-        Map<String, Object> decision = json(client.getData().forPath(ZkPlanChannel.DECISIONS + "/d-planned"));
+        Map<String, Object> decision = json(client.getData().forPath(ZkPaths.DECISIONS + "/d-planned"));
         assertEquals("applied", decision.get("status"));
 
         // Periods later the topology's scheduler is still not asked: the plan's placement stands.
@@ -298,7 +299,7 @@ class NonstopSchedulerTest {
         now.set(1000);
         Cluster r2 = nextRound(r1, SUPS, wc);
         s.schedule(new Topologies(wc), r2);
-        assertEquals("rejected", json(client.getData().forPath(ZkPlanChannel.DECISIONS + "/d-rejected")).get("status"));
+        assertEquals("rejected", json(client.getData().forPath(ZkPaths.DECISIONS + "/d-rejected")).get("status"));
         assertTrue(r2.getStatusMap().get("d-rejected").contains("rescheduled"), r2.getStatusMap().get("d-rejected"));
     }
 
@@ -334,6 +335,6 @@ class NonstopSchedulerTest {
     }
 
     private static ExecutorId t(int task) {
-        return ExecutorId.ofTask(task);
+        return ExecutorId.single(task);
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nonstopstorm.scheduling.plan.ZkPlanChannel;
+import io.nonstopstorm.wire.ZkPaths;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -89,7 +90,7 @@ class OtdDispatchTest {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> record(CuratorFramework client) throws Exception {
-        byte[] data = client.getData().forPath(ZkPlanChannel.schedulerDecisionPath("wc"));
+        byte[] data = client.getData().forPath(ZkPaths.schedulerDecision("wc"));
         return (Map<String, Object>) JSONValue.parse(new String(data, StandardCharsets.UTF_8));
     }
 
@@ -99,7 +100,7 @@ class OtdDispatchTest {
     }
 
     private static int version(CuratorFramework client) throws Exception {
-        Stat stat = client.checkExists().forPath(ZkPlanChannel.schedulerDecisionPath("wc"));
+        Stat stat = client.checkExists().forPath(ZkPaths.schedulerDecision("wc"));
         return stat == null ? -1 : stat.getVersion();
     }
 }

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.SlotId;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.nonstopstorm.scheduling.storm;
 
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
+import io.nonstopstorm.wire.ExecutorId;
 import org.apache.storm.scheduler.Cluster;
 import org.apache.storm.scheduler.ExecutorDetails;
 import org.apache.storm.scheduler.SchedulerAssignment;
@@ -36,7 +36,7 @@ class PlacementApplierTest {
         TopologyDetails wc = wordCount("wc", 3, Map.of());
         Cluster c = cluster(SUPS, Map.of("wc", assignment("wc", Map.of(1, A, 2, A, 3, B, 4, B, 5, C, 6, C, 7, C))), wc);
         Map<ExecutorId, SlotId> target = new HashMap<>();
-        Map.of(1, A, 2, B, 3, B, 4, B, 5, C, 6, C, 7, C).forEach((t, s) -> target.put(ExecutorId.ofTask(t), StormModelMapper.slot(s)));
+        Map.of(1, A, 2, B, 3, B, 4, B, 5, C, 6, C, 7, C).forEach((t, s) -> target.put(ExecutorId.single(t), StormModelMapper.slot(s)));
 
         assertEquals(2, PlacementApplier.apply(c, wc, Placement.of(target)));
         assertEquals(Placement.of(target), StormModelMapper.placement(c, "wc"));
@@ -54,7 +54,7 @@ class PlacementApplierTest {
         Map<WorkerSlot, Set<ExecutorDetails>> before = slotsOf(c, "wc");
         Map<ExecutorId, SlotId> target = new HashMap<>();
         for (int t = 1; t <= 7; t++) {
-            target.put(ExecutorId.ofTask(t), StormModelMapper.slot(t <= 4 ? A : D));
+            target.put(ExecutorId.single(t), StormModelMapper.slot(t <= 4 ? A : D));
         }
         assertThrows(IllegalStateException.class, () -> PlacementApplier.apply(c, wc, Placement.of(target)));
         assertEquals(before, slotsOf(c, "wc"));

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nonstopstorm.scheduling.metricsplane.MetricsFixture;
 import io.nonstopstorm.scheduling.metricsplane.RawDocument;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.LoadSample;
 import io.nonstopstorm.scheduling.model.NodeReading;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,8 +39,8 @@ class ZkSchedulingMetricsTest {
         ZkSchedulingMetrics m = new ZkSchedulingMetrics(() -> docs, ROOT, () -> END + 1000, OptionalDouble.empty());
         m.refresh(HOSTS);
 
-        assertEquals(119.9496, m.traffic(TOPOLOGY).orElseThrow().rate(ExecutorId.ofTask(5), ExecutorId.ofTask(1)), 1e-9);
-        assertEquals(0.2 * HZ_PER_CORE, m.executorLoads(TOPOLOGY).of(ExecutorId.ofTask(2)), 1e-3);
+        assertEquals(119.9496, m.traffic(TOPOLOGY).orElseThrow().rate(ExecutorId.single(5), ExecutorId.single(1)), 1e-9);
+        assertEquals(0.2 * HZ_PER_CORE, m.executorLoads(TOPOLOGY).of(ExecutorId.single(2)), 1e-3);
         double ownOnSup1 = (0.1012 + 0.0041 + 0.0533 + 0.0937) * HZ_PER_CORE;
         Map<String, Double> background = m.backgroundLoad(TOPOLOGY);
         assertEquals(1.1875 * HZ_PER_CORE - ownOnSup1, background.get("sup1"), 1e-3);
@@ -77,13 +77,13 @@ class ZkSchedulingMetricsTest {
                 d -> ((List<Map<String, Object>>) d.get("executors")).get(0).put("id", List.of(1, Integer.MAX_VALUE))), 1);
         List<RawDocument> docs = List.of(forged, second(END, 0.5, 1));
         ZkSchedulingMetrics m = new ZkSchedulingMetrics(() -> docs, ROOT, () -> END, OptionalDouble.empty());
-        Map<String, Set<ExecutorId>> executors = Map.of(TOPOLOGY, Set.of(ExecutorId.ofTask(2)));
+        Map<String, Set<ExecutorId>> executors = Map.of(TOPOLOGY, Set.of(ExecutorId.single(2)));
         m.refresh(HOSTS, executors);
         assertTrue(m.refusedDocument(TOPOLOGY, "127.0.0.11", 27121).orElseThrow().contains("span_too_large"));
-        assertEquals(0.2 * HZ_PER_CORE, m.executorLoads(TOPOLOGY).of(ExecutorId.ofTask(2)), 1e-3, "the other is used");
-        assertEquals(Set.of(ExecutorId.ofTask(2)), m.executorLoads(TOPOLOGY).values().keySet(), "only it");
+        assertEquals(0.2 * HZ_PER_CORE, m.executorLoads(TOPOLOGY).of(ExecutorId.single(2)), 1e-3, "the other is used");
+        assertEquals(Set.of(ExecutorId.single(2)), m.executorLoads(TOPOLOGY).values().keySet(), "only it");
 
-        m.refresh(HOSTS, Map.of(TOPOLOGY, Set.of(ExecutorId.ofTask(3))));
+        m.refresh(HOSTS, Map.of(TOPOLOGY, Set.of(ExecutorId.single(3))));
         assertEquals("unknown_executor: executor [2,2] is not an executor of " + TOPOLOGY,
                      m.refusedDocument(TOPOLOGY, "127.0.0.12", 27122).orElseThrow());
         assertTrue(m.executorLoads(TOPOLOGY).values().isEmpty());

@@ -1,12 +1,12 @@
 package io.nonstopstorm.scheduling.testing;
 
 import io.nonstopstorm.scheduling.model.ClusterModel;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
 import io.nonstopstorm.scheduling.model.Node;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.model.TopologyModel;
+import io.nonstopstorm.wire.ExecutorId;
 
 import java.util.List;
 import java.util.Map;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nonstopstorm.scheduling.plan.ZkPlanChannel;
+import io.nonstopstorm.wire.ZkPaths;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -62,21 +63,21 @@ class ZkClientsTest {
     void decisionsAndTheirParentsAreTheClustersAloneAndItReadsThePlansItsPrincipalWrote() throws Exception {
         channel.writeDecision("wc", "{\"status\": \"applied\"}");
         try (CuratorFramework owner = client(PAYLOAD)) {
-            for (String p : List.of("/nonstop", ZkPlanChannel.DECISIONS, ZkPlanChannel.DECISIONS + "/wc")) {
+            for (String p : List.of("/nonstop", ZkPaths.DECISIONS, ZkPaths.DECISIONS + "/wc")) {
                 assertEquals(ONLY, owner.getACL().forPath(p), p);
             }
-            owner.create().creatingParentsIfNeeded().withACL(ONLY, true).forPath(ZkPlanChannel.PLANS + "/wc",
+            owner.create().creatingParentsIfNeeded().withACL(ONLY, true).forPath(ZkPaths.PLANS + "/wc",
                 "{}".getBytes(StandardCharsets.UTF_8));
         }
         assertTrue(channel.plan("wc").isPresent());
         try (CuratorFramework stranger = client(null); CuratorFramework wrong = client("nonstop:guess")) {
             for (CuratorFramework c : List.of(stranger, wrong)) {
                 assertThrows(KeeperException.NoAuthException.class,
-                    () -> c.setData().forPath(ZkPlanChannel.PLANS + "/wc", "{}".getBytes(StandardCharsets.UTF_8)));
+                    () -> c.setData().forPath(ZkPaths.PLANS + "/wc", "{}".getBytes(StandardCharsets.UTF_8)));
                 assertThrows(KeeperException.NoAuthException.class,
-                    () -> c.create().forPath(ZkPlanChannel.PLANS + "/new", "{}".getBytes(StandardCharsets.UTF_8)));
+                    () -> c.create().forPath(ZkPaths.PLANS + "/new", "{}".getBytes(StandardCharsets.UTF_8)));
                 assertThrows(KeeperException.NoAuthException.class,
-                    () -> c.getData().forPath(ZkPlanChannel.DECISIONS + "/wc"));
+                    () -> c.getData().forPath(ZkPaths.DECISIONS + "/wc"));
             }
         }
     }

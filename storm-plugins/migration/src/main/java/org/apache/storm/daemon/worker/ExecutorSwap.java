@@ -1,12 +1,12 @@
 package org.apache.storm.daemon.worker;
 
-import io.nonstopstorm.migration.plan.ExecutorRange;
 import io.nonstopstorm.migration.worker.ExecutorTimers;
 import io.nonstopstorm.migration.worker.MigrationEventLog;
 import io.nonstopstorm.migration.worker.MovePhase;
 import io.nonstopstorm.migration.worker.ParkedTuples;
 import io.nonstopstorm.migration.worker.RetiredTasks;
 import io.nonstopstorm.migration.worker.RoutingEpoch;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -54,7 +54,7 @@ final class ExecutorSwap {
     };
 
     /** An executor taken out of routing but still draining its queue until its lazy kill. */
-    record Retiring(ExecutorRange range, List<Long> id, IRunningExecutor running, JCQueue queue, List<Integer> tasks,
+    record Retiring(ExecutorId range, List<Long> id, IRunningExecutor running, JCQueue queue, List<Integer> tasks,
                     String componentId, long detachedAtMs) {
     }
 
@@ -82,7 +82,7 @@ final class ExecutorSwap {
     }
 
     /** An executor registered in the worker's routing structures, whose Executor object is not built yet. */
-    private record Prepared(ExecutorRange range, List<Long> id, List<Integer> tasks, String component, JCQueue queue,
+    private record Prepared(ExecutorId range, List<Long> id, List<Integer> tasks, String component, JCQueue queue,
                             Map<Integer, BackpressureState> bp, int unparked, long t0, long t1) {
     }
 
@@ -91,7 +91,7 @@ final class ExecutorSwap {
     }
 
     /** What {@link #startAll} did: the executors now running, and why each of the others is not. */
-    record StartResult(List<ExecutorRange> started, Map<ExecutorRange, String> failed) {
+    record StartResult(List<ExecutorId> started, Map<ExecutorId, String> failed) {
     }
 
     /**
@@ -103,11 +103,11 @@ final class ExecutorSwap {
      * So they are built concurrently (they share only thread-safe worker state), while the registrations
      * before and after stay on the caller's thread, in order. One executor failing does not stop the others.
      */
-    StartResult startAll(List<ExecutorRange> ranges) {
-        List<ExecutorRange> started = new ArrayList<>();
-        Map<ExecutorRange, String> failed = new LinkedHashMap<>();
+    StartResult startAll(List<ExecutorId> ranges) {
+        List<ExecutorId> started = new ArrayList<>();
+        Map<ExecutorId, String> failed = new LinkedHashMap<>();
         List<Prepared> prepared = new ArrayList<>();
-        for (ExecutorRange range : ranges) {
+        for (ExecutorId range : ranges) {
             try {
                 prepared.add(prepare(range));
             } catch (RuntimeException e) {
@@ -149,8 +149,8 @@ final class ExecutorSwap {
         return new Built(executor, start, System.nanoTime());
     }
 
-    private Prepared prepare(ExecutorRange range) {
-        List<Long> id = new ArrayList<>(range.toStormId());
+    private Prepared prepare(ExecutorId range) {
+        List<Long> id = new ArrayList<>(range.toStorm());
         List<Integer> tasks = StormCommon.executorIdToTasks(id);
         String component = ws.getTaskToComponent().get(tasks.get(0));
         if (component == null) {
@@ -239,14 +239,14 @@ final class ExecutorSwap {
      * Phase one of a removal: the executor leaves the worker's local routing, its heartbeat and its
      * executor list, but keeps running and keeps receiving what peers still send here.
      */
-    Retiring detach(ExecutorRange range, long nowMs) {
-        List<Long> id = range.toStormId();
+    Retiring detach(ExecutorId range, long nowMs) {
+        List<Long> id = range.toStorm();
         List<Integer> tasks = StormCommon.executorIdToTasks(new ArrayList<>(id));
         IRunningExecutor[] found = new IRunningExecutor[1];
         executors.updateAndGet(list -> {
             List<IRunningExecutor> next = new ArrayList<>();
             for (IRunningExecutor e : list == null ? List.<IRunningExecutor>of() : list) {
-                if (ExecutorRange.of(e.getExecutorId()).equals(range)) {
+                if (ExecutorId.fromStorm(e.getExecutorId()).equals(range)) {
                     found[0] = e;
                 } else {
                     next.add(e);

@@ -1,7 +1,6 @@
 package org.apache.storm.daemon.worker;
 
 import io.nonstopstorm.migration.config.MigrationSettings;
-import io.nonstopstorm.migration.plan.ExecutorRange;
 import io.nonstopstorm.migration.plan.NodePlan;
 import io.nonstopstorm.migration.reconcile.ExecutorDiff;
 import io.nonstopstorm.migration.worker.LoggedTask;
@@ -15,6 +14,7 @@ import io.nonstopstorm.migration.worker.MoveStep;
 import io.nonstopstorm.migration.worker.ParkedTuples;
 import io.nonstopstorm.migration.worker.RetiredTasks;
 import io.nonstopstorm.migration.worker.RoutingEpoch;
+import io.nonstopstorm.wire.ExecutorId;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -88,11 +88,11 @@ final class LiveMoves {
      * @param plan the plan store's plan, for the version and writing time the events report
      * @param source which input decided {@code desired} (for the event log)
      */
-    boolean reconcile(Set<ExecutorRange> desired, Optional<NodePlan> plan, String source) {
+    boolean reconcile(Set<ExecutorId> desired, Optional<NodePlan> plan, String source) {
         movesLock.lock();
         try {
-            Set<ExecutorRange> running = new HashSet<>();
-            ws.localExecutors.forEach(e -> running.add(ExecutorRange.of(e)));
+            Set<ExecutorId> running = new HashSet<>();
+            ws.localExecutors.forEach(e -> running.add(ExecutorId.fromStorm(e)));
             ExecutorDiff diff = ExecutorDiff.between(running, desired);
             if (diff.isEmpty()) {
                 return true;
@@ -110,12 +110,12 @@ final class LiveMoves {
             events.append("reconcile", Map.of("port", ws.port, "plan_version", version, "plan_written_ms", writtenAt,
                                               "source", source,
                                               "added", diff.toAdd().toString(), "removed", diff.toRemove().toString()));
-            for (ExecutorRange r : diff.toRemove()) {
+            for (ExecutorId r : diff.toRemove()) {
                 stopSuperseded(moves.plan(r, MoveRole.SOURCE, version, writtenAt, now));
                 moves.attach(r, swap.detach(r, now));
                 apply(r, MoveEvent.DETACHED, now, null);
             }
-            for (ExecutorRange r : diff.toAdd()) {
+            for (ExecutorId r : diff.toAdd()) {
                 // Coming back before its lazy kill: the old instance stops first, then one starts afresh.
                 stopSuperseded(moves.plan(r, MoveRole.TARGET, version, writtenAt, now));
             }
@@ -127,10 +127,10 @@ final class LiveMoves {
                 RoutingEpoch.bump();
             }
             long startedAt = clock.getAsLong();
-            for (ExecutorRange r : started.started()) {
+            for (ExecutorId r : started.started()) {
                 apply(r, MoveEvent.INSTANCE_STARTED, startedAt, null);
             }
-            for (Map.Entry<ExecutorRange, String> f : started.failed().entrySet()) {
+            for (Map.Entry<ExecutorId, String> f : started.failed().entrySet()) {
                 apply(f.getKey(), MoveEvent.INSTANCE_FAILED, startedAt, f.getValue());
                 events.append("start_failed", Map.of("port", ws.port, "executor", f.getKey().toString(),
                                                      "reason", f.getValue(),
@@ -151,11 +151,11 @@ final class LiveMoves {
     }
 
     /** Feeds an event to the executor's current move; a refused event is logged and changes nothing. */
-    private Optional<MoveStep> apply(ExecutorRange r, MoveEvent event, long nowMs, String detail) {
+    private Optional<MoveStep> apply(ExecutorId r, MoveEvent event, long nowMs, String detail) {
         return apply(r, -1, event, nowMs, detail);
     }
 
-    private Optional<MoveStep> apply(ExecutorRange r, long moveId, MoveEvent event, long nowMs, String detail) {
+    private Optional<MoveStep> apply(ExecutorId r, long moveId, MoveEvent event, long nowMs, String detail) {
         Optional<MoveStep> step = moves.step(r, moveId, event, nowMs, detail);
         step.filter(st -> !st.applied()).ifPresent(st -> LOG.warn("nonstop: {} ignored: {}", event, st.illegal()));
         return step;
@@ -296,7 +296,7 @@ final class LiveMoves {
         return true;
     }
 
-    private void scheduleLazyKill(ExecutorRange range, long moveId, long delayMs) {
+    private void scheduleLazyKill(ExecutorId range, long moveId, long delayMs) {
         try {
             scheduler.schedule(LoggedTask.of(LOG, "lazy kill of " + range, () -> lazyKill(range, moveId)),
                                Math.max(1, delayMs), TimeUnit.MILLISECONDS);
@@ -305,7 +305,7 @@ final class LiveMoves {
         }
     }
 
-    private void lazyKill(ExecutorRange range, long moveId) {
+    private void lazyKill(ExecutorId range, long moveId) {
         movesLock.lock();
         try {
             Optional<MoveBook.Move<ExecutorSwap.Retiring>> current = moves.get(range).filter(m -> m.id() == moveId);

@@ -2,7 +2,6 @@ package org.apache.storm.daemon.worker;
 
 import io.nonstopstorm.migration.config.MigrationSettings;
 import io.nonstopstorm.migration.plan.AssignmentFingerprint;
-import io.nonstopstorm.migration.plan.ExecutorRange;
 import io.nonstopstorm.migration.plan.NodePlan;
 import io.nonstopstorm.migration.plan.PlanFormatException;
 import io.nonstopstorm.migration.plan.PlanStore;
@@ -21,6 +20,7 @@ import io.nonstopstorm.migration.worker.PlanWatcher;
 import io.nonstopstorm.migration.worker.RetiredTasks;
 import io.nonstopstorm.migration.worker.TupleSizeEstimate;
 import io.nonstopstorm.migration.worker.ZkOutage;
+import io.nonstopstorm.wire.ExecutorId;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
@@ -511,7 +511,7 @@ public final class NonstopWorkerRuntime {
             LOG.warn("nonstop: plan store unreadable ({}); following Storm's assignment", e.toString());
             plan = Optional.empty();
         }
-        Optional<Set<ExecutorRange>> assigned = Optional.ofNullable(assignment).map(this::assignedHere);
+        Optional<Set<ExecutorId>> assigned = Optional.ofNullable(assignment).map(this::assignedHere);
         Optional<String> fingerprint = Optional.ofNullable(assignment).map(Assignment::get_executor_node_port)
             .map(AssignmentFingerprint::ofAssignment);
         DesiredExecutors.Decision d = DesiredExecutors.decide(ws.topologyId, ws.port, plan, assigned, fingerprint);
@@ -538,15 +538,15 @@ public final class NonstopWorkerRuntime {
                                                    "assignment_fingerprint", assignmentFingerprint));
     }
 
-    private Set<ExecutorRange> assignedHere(Assignment a) {
-        Set<ExecutorRange> out = new HashSet<>();
+    private Set<ExecutorId> assignedHere(Assignment a) {
+        Set<ExecutorId> out = new HashSet<>();
         Map<List<Long>, NodeInfo> enp = a.get_executor_node_port();
         if (enp != null) {
             for (Map.Entry<List<Long>, NodeInfo> e : enp.entrySet()) {
                 NodeInfo ni = e.getValue();
                 if (ni.get_node().equals(ws.assignmentId) && !ni.get_port().isEmpty()
                     && ni.get_port().iterator().next() == ws.port) {
-                    out.add(ExecutorRange.of(e.getKey()));
+                    out.add(ExecutorId.fromStorm(e.getKey()));
                 }
             }
         }

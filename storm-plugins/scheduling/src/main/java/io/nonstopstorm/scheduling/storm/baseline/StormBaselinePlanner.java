@@ -1,6 +1,5 @@
 package io.nonstopstorm.scheduling.storm.baseline;
 
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.Node;
 import io.nonstopstorm.scheduling.model.Outcome;
 import io.nonstopstorm.scheduling.model.Placement;
@@ -12,6 +11,7 @@ import io.nonstopstorm.scheduling.offline.PlanningResult;
 import io.nonstopstorm.scheduling.offline.SchedulerParams;
 import io.nonstopstorm.scheduling.offline.TopologyWorkload;
 import io.nonstopstorm.scheduling.storm.StormModelMapper;
+import io.nonstopstorm.wire.ExecutorId;
 import org.apache.storm.Config;
 import org.apache.storm.DaemonConfig;
 import org.apache.storm.daemon.Acker;

@@ -2,7 +2,6 @@ package io.nonstopstorm.scheduling.storm.baseline;
 
 import io.nonstopstorm.scheduling.model.ClusterModel;
 import io.nonstopstorm.scheduling.model.ComponentGraph;
-import io.nonstopstorm.scheduling.model.ExecutorId;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
 import io.nonstopstorm.scheduling.model.Node;
 import io.nonstopstorm.scheduling.model.Placement;
@@ -14,6 +13,7 @@ import io.nonstopstorm.scheduling.offline.Planners;
 import io.nonstopstorm.scheduling.offline.PlanningInput;
 import io.nonstopstorm.scheduling.offline.PlanningResult;
 import io.nonstopstorm.scheduling.offline.TopologyWorkload;
+import io.nonstopstorm.wire.ExecutorId;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package io.nonstopstorm.metrics.doc;
+package io.nonstopstorm.wire;
 
 import java.util.Optional;
 
@@ -11,8 +11,8 @@ import java.util.Optional;
  * {@code end = 2^31-1} is refused instead of iterated. Readers that know the topology's executors also
  * refuse spans that are not among them ({@link #UNKNOWN_EXECUTOR}).
  *
- * <p>One home for the JVM side: the metrics jar sits in extlib, on the classpath of every daemon and worker,
- * and the scheduling, migration and grouping modules use this class from it. The same rule is in
+ * <p>One home for the JVM side: the scheduling, migration, grouping and metrics modules use this class (the
+ * metrics jar in extlib carries the wire classes to every daemon and worker). The same rule is in
  * pycontrol/executor_spans.py; the shared vectors in tests/vectors/documents keep the two equal. Reasons
  * start with their code.
  */
@@ -42,6 +42,21 @@ public final class ExecutorSpans {
                                + " tasks, more than " + MAX_TASKS);
         }
         return Optional.empty();
+    }
+
+    /**
+     * Reads an executor id text in one of the {@code accepted} spellings and checks it by this rule, on the
+     * bounds as written (a forged {@code [1,4294967297]} is {@value #SPAN_TOO_LARGE}, not a wrapped int).
+     *
+     * @throws IllegalArgumentException naming the spelling problem, or the rule's reason (starting with its code)
+     */
+    public static ExecutorId parse(String text, boolean systemAllowed, ExecutorId.Spelling... accepted) {
+        ExecutorId.Bounds b = ExecutorId.bounds(text, accepted);
+        Optional<String> bad = check(b.start(), b.end(), systemAllowed);
+        if (bad.isPresent()) {
+            throw new IllegalArgumentException(bad.get());
+        }
+        return new ExecutorId((int) b.start(), (int) b.end());
     }
 
     /** Tasks of a span already checked (the system executor counts as one). */
