@@ -32,6 +32,7 @@ from pycontrol.cluster.spec import ClusterSpec, make_spec
 from pycontrol.demo import move_table
 from pycontrol.workloads import live_status as live
 from pycontrol.demo.options import DemoOptions
+from pycontrol.workloads.settle import settled
 from pycontrol.migration.observe import worker_pids
 
 WORKERS = 4
@@ -117,7 +118,7 @@ def _recover(session: bench.ClusterSession, opts: DemoOptions, way: str, echo: C
     next_line = 0.0
     while time.monotonic() < deadline:
         rows = session.series()
-        if move_table.steady(rows, time.time(), opts.rate):
+        if settled(rows, time.time(), opts.rate, max_p50_ms=None):
             return True
         if time.monotonic() >= next_line:
             echo(live.status_line(f"{way}: waiting for the workload to recover", deadline - time.monotonic(), rows,

@@ -62,12 +62,3 @@ def row(way: str, m: int | None, rows: Sequence[Second], move_ts: float, window_
             "latency_max_ms": summary["latency_ms"]["max"], "latency_p99_ms": summary["latency_ms"]["p99"],
             "failed": whole["failed"], "replayed": whole["replayed"], "worker_restarts": worker_restarts,
             "acked_per_s": summary["throughput_mean"], "window_s": len(window)}
-
-
-def steady(rows: Sequence[Second], now_ts: float, rate: float, seconds: int = 5, settle_s: int = 2,
-           share: float = 0.9) -> bool:
-    """The last `seconds` complete seconds (the spout writes a second's line shortly after it ends) each
-    acked at least `share` of the offered rate: the workload has recovered from the last change."""
-    last = int(now_ts) - settle_s
-    by_ts = {r.ts: r for r in rows}
-    return all(ts in by_ts and by_ts[ts].acked >= share * rate for ts in range(last - seconds, last))

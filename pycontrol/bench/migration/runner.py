@@ -31,6 +31,7 @@ from pycontrol.bench.migration.schemes import (BASELINE, BY_PLAN, BY_REBALANCE, 
 from pycontrol.cluster import manager, ui_token
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.secrets import cluster_zk_auth
+from pycontrol.workloads.settle import settled
 from pycontrol.cluster.spec import ClusterSpec, make_spec
 from pycontrol.errors import UserError
 from pycontrol.migration.observe import move_timeline, slot_events, worker_pids
@@ -132,8 +133,9 @@ class ClusterSession:
             return None
 
     def _warm_up(self, t0: float) -> dict:
-        """Until 5 whole seconds in a row ack >= 90 % of the rate with median latency under a second,
-        at least 15 s after the first ack (JIT, connections); the run goes on if it never happens."""
+        """Until the workload has settled at the rate (workloads.settle: 5 whole seconds in a row, each
+        acking >= 90 % of it with median latency under a second), at least 15 s after the first ack (JIT,
+        connections); the run goes on if it never happens."""
         first_ack = None
         deadline = time.monotonic() + WARMUP_TIMEOUT_S
         while time.monotonic() < deadline:
@@ -141,13 +143,10 @@ class ClusterSession:
             rows = self.series()
             if self.on_warm_up_poll is not None:
                 self.on_warm_up_poll(rows, deadline - time.monotonic())
-            now = int(time.time())
             if first_ack is None and any(r.acked for r in rows):
                 first_ack = time.monotonic()
-            recent = [r for r in rows if now - 7 <= r.ts < now - 2]
-            if (first_ack is not None and time.monotonic() - first_ack >= 15 and len(recent) == 5
-                    and sum(r.acked for r in recent) >= 0.9 * 5 * self.opts.rate
-                    and max(r.latency_p50_ms for r in recent) < 1000):
+            if (first_ack is not None and time.monotonic() - first_ack >= 15
+                    and settled(rows, time.time(), self.opts.rate)):
                 return {"settled": True, "after_submit_s": round(time.monotonic() - t0, 1)}
         return {"settled": False, "after_submit_s": round(time.monotonic() - t0, 1)}
 

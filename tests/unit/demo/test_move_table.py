@@ -1,6 +1,7 @@
 import pytest
 
 from pycontrol.demo import move_table
+from pycontrol.workloads.settle import settled
 from pycontrol.errors import UserError
 from pycontrol.workloads.series import Second
 
@@ -59,9 +60,10 @@ def test_bad_inputs_name_their_mistake():
         move_table.row("stock", 1, [sec(0, 1)], 500, 10, 100, 0)
 
 
-def test_steady_means_the_last_complete_seconds_each_acked_most_of_the_rate():
+def test_recovered_means_the_last_complete_seconds_each_acked_most_of_the_rate():
+    """The demo's wait after a change: workloads.settle's rule without its latency bound."""
     rows = [sec(ts, 95) for ts in range(90, 100)]
-    assert move_table.steady(rows, 100.5, 100)                     # 93..97 complete, each >= 90
-    assert not move_table.steady(rows[:-4] + [sec(96, 50), sec(97, 95)], 100.5, 100)   # one slow second
-    assert not move_table.steady([r for r in rows if r.ts != 95], 100.5, 100)          # a missing second
-    assert not move_table.steady([], 100, 100)
+    assert settled(rows, 100.5, 100, max_p50_ms=None)                     # 93..97 complete, each >= 90
+    assert not settled(rows[:-4] + [sec(96, 50), sec(97, 95)], 100.5, 100, max_p50_ms=None)   # one slow second
+    assert not settled([r for r in rows if r.ts != 95], 100.5, 100, max_p50_ms=None)          # a missing second
+    assert not settled([], 100, 100, max_p50_ms=None)

@@ -38,3 +38,11 @@ def test_a_slow_second_or_a_missing_second_is_not_settled():
 def test_seconds_still_being_written_do_not_count():
     # Only seconds 998-1000 are steady: they are inside the lag, so nothing is settled yet.
     assert not settled([sec(ts, 2000) for ts in range(998, 1001)], NOW, 2000)
+
+
+
+def test_latency_can_be_left_out_for_a_recovery_whose_new_spout_paces_anew():
+    rows = [sec(ts, 2000, p50=5000.0) for ts in range(993, 998)]
+    assert not settled(rows, NOW, 2000)
+    assert settled(rows, NOW, 2000, max_p50_ms=None)
+    assert not settled(rows[:-1] + [sec(997, 1000, p50=5000.0)], NOW, 2000, max_p50_ms=None)   # one slow second
