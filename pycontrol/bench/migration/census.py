@@ -1,6 +1,8 @@
 """Which of a local cluster's running JVMs load the nonstop-migration agent: what makes a stock scheme
-stock. `count_agents` is the pure rule over command lines; `agent_census` reads the cluster's processes
-(daemons and workers, found by the cluster's marker)."""
+stock. `count_agents` is the pure rule over command lines and the JVM options a JVM also reads from its
+environment (JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS: an agent can be loaded there without showing on the
+command line); `agent_census` reads the cluster's processes (daemons and workers, found by the
+cluster's marker)."""
 
 from __future__ import annotations
 
@@ -16,21 +18,42 @@ from pycontrol.cluster.storm_conf import MIGRATION_AGENT_JAR, marker
 from pycontrol.errors import UserError
 
 
-def count_agents(cmdlines: Iterable[Sequence[str]]) -> dict[str, int]:
-    """{"jvms": java processes, "with_agent": those with a -javaagent: flag naming the migration jar}."""
-    jvms = [c for c in cmdlines if c and Path(c[0]).name == "java"]
-    with_agent = [c for c in jvms if any(a.startswith("-javaagent:") and MIGRATION_AGENT_JAR in a for a in c)]
+ENV_OPTIONS = ("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS")
+
+
+def count_agents(cmdlines: Iterable[Sequence[str]], env_options: Iterable[str] | None = None) -> dict[str, int]:
+    """{"jvms": java processes, "with_agent": those with a -javaagent: flag naming the migration jar, on
+    the command line or in the JVM options of its environment}. env_options, when given, runs parallel
+    to cmdlines: each process's options from ENV_OPTIONS joined ("" for none)."""
+    rows = list(zip(cmdlines, env_options if env_options is not None else _blank()))
+    jvms = [(c, e) for c, e in rows if c and Path(c[0]).name == "java"]
+    with_agent = [1 for c, e in jvms if any(_agent(a) for a in (*c, *e.split()))]
     return {"jvms": len(jvms), "with_agent": len(with_agent)}
 
 
+def _blank() -> Iterable[str]:
+    while True:
+        yield ""
+
+
+def _agent(arg: str) -> bool:
+    return arg.startswith("-javaagent:") and MIGRATION_AGENT_JAR in arg
+
+
 def agent_census(spec: ClusterSpec) -> dict[str, int]:
-    cmds = []
+    cmds, envs = [], []
     for p in processes.find_strays(marker(Layout(spec.home)), spec.home):
         try:
-            cmds.append(p.cmdline())
+            cmd = p.cmdline()
+            try:
+                env = p.environ()
+            except psutil.AccessDenied:
+                env = {}
         except psutil.Error:
             continue   # ended meanwhile
-    return count_agents(cmds)
+        cmds.append(cmd)
+        envs.append(" ".join(env.get(k, "") for k in ENV_OPTIONS))
+    return count_agents(cmds, envs)
 
 
 class NotStock(UserError):

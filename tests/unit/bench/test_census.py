@@ -21,3 +21,11 @@ def test_a_stock_run_with_an_agent_jvm_is_an_error_and_without_one_passes():
     check_stock("worker-restart", {"jvms": 7, "with_agent": 0})
     with pytest.raises(UserError, match="worker-restart is meant to be stock Storm, but 2 of its cluster's 7 JVMs"):
         check_stock("worker-restart", {"jvms": 7, "with_agent": 2})
+
+
+def test_an_agent_loaded_through_the_environment_counts_too():
+    cmds = [["/usr/bin/java", "-cp", "x", "org.apache.storm.daemon.worker.Worker"],
+            ["/usr/bin/java", "-cp", "x", "org.apache.storm.daemon.nimbus.Nimbus"]]
+    envs = ["-javaagent:/h/storm/extlib/nonstop-migration.jar=worker -Xss1m", ""]
+    assert count_agents(cmds, envs) == {"jvms": 2, "with_agent": 1}
+    assert count_agents(cmds, ["-javaagent:/other/agent.jar", ""]) == {"jvms": 2, "with_agent": 0}
