@@ -28,6 +28,10 @@ log = logging.getLogger(__name__)
 
 MAX_RESTARTS = 3
 _STDERR_LINES = 20
+# A bounded heap: the process lives as long as the controller, next to the cluster's JVMs, and the JVM's
+# default (a quarter of the machine's memory) would let it grow into theirs. A request line is at most
+# 64 MiB (PlanServer's default); its parsed model fits in a few times that.
+HEAP = "-Xmx512m"
 
 
 @dataclass(frozen=True)
@@ -40,7 +44,7 @@ class PlanReply:
 
 def server_command(max_line_bytes: int | None = None) -> JavaCommand:
     args = ("--max-line-bytes", str(max_line_bytes)) if max_line_bytes else ()
-    return JavaCommand(plancli.SERVER_MAIN, args, classpath.planner(), what="the planner process")
+    return JavaCommand(plancli.SERVER_MAIN, args, classpath.planner(), (HEAP,), what="the planner process")
 
 
 def start_server(command: JavaCommand | None = None) -> subprocess.Popen:

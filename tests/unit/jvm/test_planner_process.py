@@ -121,3 +121,8 @@ def test_the_client_plans_with_the_real_server_and_starts_it_again_after_it_was_
     again = client.plan("dsm", example, 120)
     assert again.exit == plancli.OK and again.result == planned.result | {"planning_ms": again.result["planning_ms"]}
     assert client.starts == 2
+
+
+def test_the_long_lived_planner_runs_with_a_bounded_heap():
+    argv = server_command().argv("java")
+    assert any(a.startswith("-Xmx") for a in argv[:argv.index("-cp")])
