@@ -1,0 +1,51 @@
+package io.nonstopstorm.migration.state;
+
+/**
+ * The bounds of one handoff (docs/state-handoff.md, "Configuration"), checked once.
+ *
+ * @param maxBytes          largest snapshot handed over; a larger one refuses the move before anything is sent
+ * @param chunkBytes        bytes of snapshot per chunk message
+ * @param earlyBufferBytes  tuples the target holds for the new instance before its state is installed
+ * @param transferTimeoutMs longest time from the barrier to the install before the handoff is aborted
+ * @param maxResends        how many times missing chunks may be sent again before the handoff is aborted
+ */
+public record HandoffLimits(long maxBytes, int chunkBytes, long earlyBufferBytes, long transferTimeoutMs,
+                            int maxResends) {
+
+    public static final String MAX_BYTES = "nonstop.migration.state.max.bytes";
+    public static final String CHUNK_BYTES = "nonstop.migration.state.chunk.bytes";
+    public static final String EARLY_BUFFER_BYTES = "nonstop.migration.state.early.buffer.bytes";
+    public static final String TRANSFER_TIMEOUT_MS = "nonstop.migration.state.transfer.timeout.ms";
+    public static final String RESEND_MAX = "nonstop.migration.state.resend.max";
+
+    /** A snapshot is one Java array on each side. */
+    public static final long LARGEST_SNAPSHOT = Integer.MAX_VALUE - 8;
+
+    public static final HandoffLimits DEFAULTS = new HandoffLimits(64L << 20, 256 << 10, 16L << 20, 30_000, 2);
+
+    public HandoffLimits {
+        if (maxBytes < 0 || maxBytes > LARGEST_SNAPSHOT) {
+            throw new IllegalArgumentException(MAX_BYTES + " must be 0.." + LARGEST_SNAPSHOT + " bytes, got "
+                                               + maxBytes);
+        }
+        if (chunkBytes <= 0) {
+            throw new IllegalArgumentException(CHUNK_BYTES + " must be > 0 bytes, got " + chunkBytes);
+        }
+        if (earlyBufferBytes < chunkBytes) {
+            // Smaller than a chunk, the buffer would refuse most real tuples and hold the senders back for good.
+            throw new IllegalArgumentException(EARLY_BUFFER_BYTES + " must be >= " + CHUNK_BYTES + " (" + chunkBytes
+                                               + "), got " + earlyBufferBytes);
+        }
+        if (transferTimeoutMs <= 0) {
+            throw new IllegalArgumentException(TRANSFER_TIMEOUT_MS + " must be > 0 ms, got " + transferTimeoutMs);
+        }
+        if (maxResends < 0) {
+            throw new IllegalArgumentException(RESEND_MAX + " must be >= 0, got " + maxResends);
+        }
+    }
+
+    /** How many chunks a snapshot of this many bytes takes: at least one (an empty state is one empty chunk). */
+    public int chunkCount(long snapshotBytes) {
+        return SnapshotChunker.chunkCount(snapshotBytes, chunkBytes);
+    }
+}
