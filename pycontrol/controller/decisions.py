@@ -12,11 +12,12 @@ from kazoo.client import KazooClient
 from kazoo.exceptions import KazooException
 
 from pycontrol import zk
+from pycontrol.wire import paths
 from pycontrol.controller.actions import Move
 
 log = logging.getLogger(__name__)
 
-DECISIONS_PATH = f"{zk.CONTROLLER}/decisions"
+DECISIONS_PATH = paths.CONTROLLER_DECISIONS
 
 # Kinds of decision.
 APPLIED = "applied"      # moves passed the safety gate and were sent to the cluster (see `outcome`)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from pycontrol.metrics import rest_info
 from pycontrol.metrics.cpuinfo import local_cpu_mhz
-from pycontrol.metrics.schema import DocumentError, WorkerDoc, parse_document
+from pycontrol.wire.metrics_document import DocumentError, WorkerDoc, parse_document
 from pycontrol.metrics.zk import MetricsZk, Skipped, ZkReading
 from pycontrol.model.live import LiveModel, LostWorker, build_model
 from pycontrol.storm.rest import StormRest

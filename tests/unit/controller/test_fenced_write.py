@@ -33,17 +33,17 @@ def test_the_cluster_io_turns_a_refused_plan_into_fenced_out_and_writes_nothing(
     client = FakeKazoo()
     fence = zk.Fence(EPOCH, zk.bump_epoch(client, EPOCH))
     io = StormClusterIO(client, rest=None, fence=lambda: fence)
-    assert io.write_plan("wc", {"[2-2]": "h2:6700"}) == 0
+    assert io.write_plan("wc", {"[2,2]": "h2:6700"}) == 0
     zk.bump_epoch(client, EPOCH)
     with pytest.raises(FencedOut, match="the plan for wc was refused"):
-        io.write_plan("wc", {"[2-2]": "h1:6700"})
+        io.write_plan("wc", {"[2,2]": "h1:6700"})
     assert zk.read_json(client, f"{zk.PLANS}/wc")[0]["placement"] == {"[2,2]": "h2:6700"}
 
 
 def test_a_controller_that_never_led_writes_no_plan():
     client = FakeKazoo()
     with pytest.raises(FencedOut, match="no leader epoch"):
-        StormClusterIO(client, rest=None, fence=lambda: None).write_plan("wc", {"[2-2]": "h2:6700"})
+        StormClusterIO(client, rest=None, fence=lambda: None).write_plan("wc", {"[2,2]": "h2:6700"})
     assert zk.read_json(client, f"{zk.PLANS}/wc") is None
 
 
