@@ -31,6 +31,7 @@ from pycontrol.controller.state_store import ControllerState, Deposed
 from pycontrol.errors import UserError
 from pycontrol.migration import migrate
 from pycontrol.storm.rest import executor_id
+from pycontrol.wire import paths as wire_paths
 from pycontrol.wire.decision_document import BadDocument, Decision
 from pycontrol.wire.executor import ExecutorId
 from pycontrol.storm.rest import RestError, StormRest
@@ -142,7 +143,7 @@ class StormClusterIO:
             return []
 
     def remove_documents(self, topology: str) -> list[str]:
-        paths = [f"{zk.PLANS}/{topology}", f"{zk.DECISIONS}/{topology}", f"{self.decisions_path}/{topology}"]
+        paths = [wire_paths.plan(topology), wire_paths.decision(topology), f"{self.decisions_path}/{topology}"]
         self._bad_logged.pop(topology, None)
         return [p for p in paths if zk.delete_if_exists(self.client, p)]
 

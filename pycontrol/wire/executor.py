@@ -29,12 +29,12 @@ TOO_MANY_TASKS = "too_many_tasks"
 UNKNOWN_EXECUTOR = "unknown_executor"
 
 # Bounded digit runs: longer numbers are refused by the pattern, before any int() of them.
-_WIRE = re.compile(r"\[(-?\d{1,20}),(-?\d{1,20})\]")
-_UI = re.compile(r"\[(-?\d{1,20})-(-?\d{1,20})\]")
+_WIRE = re.compile(r"\[(-?[0-9]{1,20}),(-?[0-9]{1,20})\]")
+_UI = re.compile(r"\[(-?[0-9]{1,20})-(-?[0-9]{1,20})\]")
 # A plan placement's key: the plan-following scheduler takes either spelling, blanks around the numbers.
-_EITHER = re.compile(r"\s*\[\s*(-?\d{1,20})\s*[,-]\s*(-?\d{1,20})\s*\]\s*")
+_EITHER = re.compile(r"\s*\[\s*(-?[0-9]{1,20})\s*[,-]\s*(-?[0-9]{1,20})\s*\]\s*")
 # What an operator may type (pycontrol migrate --executor): either spelling, blanks, or one task id.
-_TYPED = re.compile(r"\s*\[?\s*(-?\d{1,20})\s*(?:[,-]\s*(-?\d{1,20})\s*)?\]?\s*")
+_TYPED = re.compile(r"\s*\[?\s*(-?[0-9]{1,20})\s*(?:[,-]\s*(-?[0-9]{1,20})\s*)?\]?\s*")
 
 
 @dataclass(frozen=True, order=True)
