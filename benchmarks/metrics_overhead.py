@@ -38,7 +38,7 @@ from pycontrol.cluster import ui_token
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.manager import State
 from pycontrol.bench import hook_overhead
-from pycontrol.metrics import rest_info
+from pycontrol.storm import rest_info
 from pycontrol.metrics.prometheus import Snapshot, families
 from pycontrol.wire.metrics_document import SCHEMA, parse_document
 from pycontrol.model.diagnose import report

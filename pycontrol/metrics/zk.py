@@ -17,7 +17,7 @@ from kazoo.exceptions import KazooException, NoAuthError, NoNodeError
 from kazoo.retry import RetryFailedError
 
 from pycontrol import zk
-from pycontrol.wire.metrics_document import DocumentError, WorkerDoc, parse_document
+from pycontrol.wire.metrics_document import DocumentError, Skipped, WorkerDoc, parse_document
 from pycontrol.wire.paths import METRICS
 from pycontrol.zk import denied_message
 from pycontrol.zkauth import ZkAuth
@@ -32,12 +32,6 @@ def _failure_name(e: Exception) -> str:
     if isinstance(e, RetryFailedError) and e.__context__ is not None:
         return f"{e.__context__.__class__.__name__}, retried"
     return e.__class__.__name__
-
-
-@dataclass(frozen=True)
-class Skipped:
-    path: str
-    reason: str
 
 
 @dataclass

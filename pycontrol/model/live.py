@@ -21,11 +21,10 @@ from typing import Any
 
 import networkx as nx
 
-from pycontrol.metrics.rest_info import SupervisorInfo, TopologyInfo
-from pycontrol.metrics.zk import Skipped
+from pycontrol.storm.rest_info import SupervisorInfo, TopologyInfo
 from pycontrol.wire import executor as spans
 from pycontrol.wire.executor import ExecutorId
-from pycontrol.wire.metrics_document import WorkerDoc
+from pycontrol.wire.metrics_document import Skipped, WorkerDoc
 
 STATUS_OK = "ok"              # a fresh document
 STATUS_STALE = "stale"        # a document, but older than `stale_after_periods` windows

@@ -24,6 +24,13 @@ class DocumentError(ValueError):
 
 
 @dataclass(frozen=True)
+class Skipped:
+    """A document a reader refused: where it was, and why."""
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class NetRate:
     interface: str
     rx_bytes_per_s: float

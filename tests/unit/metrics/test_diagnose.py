@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from pycontrol.metrics import rest_info
+from pycontrol.storm import rest_info
 from pycontrol.metrics.collect import model_from_recording
 from pycontrol.wire.metrics_document import document_from_dict
 from pycontrol.model.diagnose import Thresholds, findings, format_report, report

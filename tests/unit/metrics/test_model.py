@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from pycontrol.metrics import rest_info
+from pycontrol.storm import rest_info
 from pycontrol.metrics.collect import model_from_recording, replay
 from pycontrol.wire.executor import ExecutorId
 from pycontrol.wire.metrics_document import document_from_dict
