@@ -36,7 +36,7 @@ class Plan:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-class Planner(Protocol):
+class MovePlanner(Protocol):
     def plan(self, model: LiveModel, policy: TopologyPolicy, pinned: set[str]) -> Plan: ...
 
 

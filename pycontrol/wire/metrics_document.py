@@ -1,8 +1,8 @@
 """Parsing and validation of the worker metrics document (storm-plugins/metrics/SCHEMA.md).
 
-A document that is not valid JSON, misses a field, has a wrong type, an executor span outside
-the span rule (pycontrol/wire/executor.py) or a version this reader does not know raises DocumentError with the path of the
-first problem; callers log it and skip the document.
+A document that is not valid JSON, misses a field, has a wrong type, an executor span outside the span
+rule (pycontrol/wire/executor.py) or a version this reader does not know raises DocumentError with the
+path of the first problem; callers log it and skip the document.
 Unknown fields are ignored: adding fields is not a version change.
 """
 

@@ -44,7 +44,8 @@ def test_what_an_operator_types(text, expected):
     assert ExecutorId.from_typed(text) == ExecutorId(*expected)
 
 
-@pytest.mark.parametrize("text, code", [("[0,0]", "bad_span"), ("[1,2147483647]", "span_too_large"), ("x", "not an executor")])
+@pytest.mark.parametrize("text, code", [("[0,0]", "bad_span"), ("[1,2147483647]", "span_too_large"),
+                                        ("x", "not an executor")])
 def test_what_an_operator_types_is_held_to_the_span_rule(text, code):
     with pytest.raises(ValueError, match=code):
         ExecutorId.from_typed(text)

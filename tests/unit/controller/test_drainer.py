@@ -4,7 +4,7 @@ import pytest
 
 from pycontrol.controller.actions import Move
 from pycontrol.controller.clock import ManualClock
-from pycontrol.controller.drain_node import Drainer, resolve_node
+from pycontrol.controller.drainer import Drainer, resolve_node
 from pycontrol.controller.realize import Realizer
 from pycontrol.controller.state_store import StateStore
 from pycontrol.errors import UserError

@@ -1,6 +1,6 @@
 from collections import Counter
 
-from pycontrol.controller.drain import Placed, plan_drain
+from pycontrol.controller.drain_plan import Placed, plan_drain
 
 
 def placed(topo, ex, slot):
