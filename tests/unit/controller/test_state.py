@@ -24,6 +24,16 @@ def test_documents_round_trip_including_a_pending_action():
     assert s.safety_for("wc").paused is True
 
 
+def test_a_pending_move_saved_in_the_ui_spelling_loads_in_the_wire_spelling():
+    mv = Move("wc", "[3,3]", "a:1", "b:2")
+    doc = ControllerState().begin(3, [mv], 1.0).to_doc()
+    doc["pending"]["moves"][0]["executor"] = "[3-3]"
+    assert ControllerState.from_doc(doc).pending.moves == (mv,)
+    doc["pending"]["moves"][0]["executor"] = "[3;3]"
+    with pytest.raises(ValueError, match="bad executor id"):
+        ControllerState.from_doc(doc)
+
+
 def test_an_unknown_format_is_refused():
     with pytest.raises(ValueError, match="format"):
         ControllerState.from_doc({"format": 99})

@@ -135,6 +135,16 @@ def test_traffic_to_tasks_of_one_executor_merges_into_one_edge_and_unknown_tasks
     assert m.inter_node_share() == 0.0  # unplaced endpoints are left out of the share
 
 
+def test_traffic_naming_a_task_id_storm_never_gives_is_left_out():
+    raw = fixture_dict()
+    raw["traffic"].append({"src_task": 5, "dst_task": 0, "tuples": 10, "tuples_per_s": 1.0})
+    raw["traffic"].append({"src_task": -7, "dst_task": 5, "tuples": 10, "tuples_per_s": 1.0})
+    info, d = _fixture_info(raw)
+    m = build_model(info, {d.worker: d}, now_ms=d.window_end_ms)
+    assert "[0,0]" not in m.executors and "[-7,-7]" not in m.executors
+    assert m.executors.edges["[5,5]", "[3,4]"]["tuples"] == 1001
+
+
 def test_unknown_cpu_stays_unknown_and_queue_fill_is_derived():
     info, d = _fixture_info(fixture_dict())
     m = build_model(info, {d.worker: d}, now_ms=d.window_end_ms)
