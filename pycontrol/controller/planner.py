@@ -15,8 +15,8 @@ from pycontrol.controller.policy import OTD_KEYS, TopologyPolicy
 from pycontrol.errors import UserError
 from pycontrol.jvm import plancli
 from pycontrol.jvm.planner_process import PlannerProcess, PlanReply
-from pycontrol.wire.executor import ExecutorId
 from pycontrol.model.live import LiveModel
+from pycontrol.wire.executor import ExecutorId
 
 # policy -> PlanCli scheduler name
 SCHEDULERS = {"otd": "otd", "aniello-online": "aniello-online", "mba-sam": "sam"}

@@ -30,11 +30,10 @@ from pycontrol.controller.decisions import DECISIONS_PATH
 from pycontrol.controller.state_store import ControllerState, Deposed
 from pycontrol.errors import UserError
 from pycontrol.migration import migrate
-from pycontrol.storm.rest import executor_id
+from pycontrol.storm.rest import RestError, StormRest, executor_id
 from pycontrol.wire import paths as wire_paths
 from pycontrol.wire.decision_document import BadDocument, Decision
 from pycontrol.wire.executor import ExecutorId
-from pycontrol.storm.rest import RestError, StormRest
 
 log = logging.getLogger(__name__)
 

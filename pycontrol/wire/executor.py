@@ -97,10 +97,6 @@ class ExecutorId:
             raise ValueError(f"bad executor id {text!r}: expected {form}")
         return ExecutorId(int(m.group(1)), int(m.group(2)))
 
-    def check(self, system_allowed: bool = False) -> str | None:
-        """Why this executor breaks the span rule, or None."""
-        return check(self.start, self.end, system_allowed)
-
     @property
     def task_ids(self) -> range:
         """Its task ids, or an empty range when it breaks the span rule (never a runaway range)."""
