@@ -37,7 +37,7 @@ from pycontrol.controller.clock import SystemClock  # noqa: E402
 from pycontrol.controller.leader import Leadership  # noqa: E402
 from pycontrol.controller.realize import Realizer  # noqa: E402
 from pycontrol.controller.state_store import StateStore  # noqa: E402
-from pycontrol.migration.plan import Decision  # noqa: E402
+from pycontrol.wire.decision_document import Decision  # noqa: E402
 from pycontrol.zkauth import ZkAuth  # noqa: E402
 
 VARIANTS = ("open-unfenced", "open-fenced", "acl-unfenced", "acl-fenced")

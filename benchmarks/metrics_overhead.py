@@ -38,9 +38,9 @@ from pycontrol.cluster import ui_token
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.manager import State
 from pycontrol.bench import hook_overhead
-from pycontrol.metrics import rest_info
+from pycontrol.storm import rest_info
 from pycontrol.metrics.prometheus import Snapshot, families
-from pycontrol.metrics.schema import SCHEMA, parse_document
+from pycontrol.wire.metrics_document import SCHEMA, parse_document
 from pycontrol.model.diagnose import report
 from pycontrol.model.live import build_model
 from pycontrol.storm import submit

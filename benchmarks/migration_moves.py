@@ -24,7 +24,6 @@ from pycontrol.cluster.secrets import cluster_zk_auth
 from pycontrol.cluster.manager import State
 from pycontrol.migration.migrate import migrate
 from pycontrol.migration.observe import wait_move_done, worker_pids
-from pycontrol.migration.plan import parse_executor
 from pycontrol.storm import placement, submit
 from pycontrol.storm.rest import StormRest
 
@@ -81,8 +80,8 @@ def main() -> None:
             t0_ms = time.time() * 1000
             host, port = target.rsplit(":", 1)
             r = migrate(client, rest, a.name, mover.executor, (host, int(port)), wait=True, timeout_s=120)
-            tl = wait_move_done(spec, parse_executor(mover.executor), source, target, t0_ms, 120)
-            moves.append({"executor": mover.executor, "component": component, "from": source, "to": target,
+            tl = wait_move_done(spec, mover.executor, source, target, t0_ms, 120)
+            moves.append({"executor": str(mover.executor), "component": component, "from": source, "to": target,
                           "decision": r.decision.status, "decided_ms": round(r.decided_after_s * 1000),
                           "rest_visible_ms": round(r.visible_after_s * 1000),
                           **{k: round(v) if isinstance(v, float) else v for k, v in tl.__dict__.items()}})

@@ -16,22 +16,21 @@ from kazoo.retry import KazooRetry
 from kazoo.security import ACL, Id, Permissions
 
 from pycontrol.errors import UserError
+from pycontrol.wire import paths
 from pycontrol.zkauth import AUTH_ENV, ZkAuth
 
 log = logging.getLogger(__name__)
 
-ROOT = "/nonstop"
-PLANS = f"{ROOT}/plans"            # /plans/<topology>: placement plans for the plan-following scheduler
-DECISIONS = f"{ROOT}/decisions"    # /decisions/<topology>: what a scheduler did and why
-CONTROLLER = f"{ROOT}/controller"  # the controller daemon's state and leader lock
-METRICS = f"{ROOT}/metrics"        # /metrics/<topology id>/<host>-<port>: the workers' metrics documents
+# The layout's home is pycontrol.wire.paths; these names stay here for the many callers that read
+# them as zk.PLANS etc.
+ROOT, PLANS, DECISIONS, CONTROLLER, METRICS = paths.ROOT, paths.PLANS, paths.DECISIONS, paths.CONTROLLER, paths.METRICS
 
 
-def znode_acl(auth: ZkAuth, path: str = ROOT) -> list[ACL]:
+def znode_acl(auth: ZkAuth, path: str = paths.ROOT) -> list[ACL]:
     """The ACL of a znode the suite creates: the cluster's digest principal may do anything, nobody else
     anything; metrics documents are also world-readable when the cluster conf says so."""
     acls = [ACL(Permissions.ALL, Id("digest", auth.acl_id))]
-    if auth.metrics_world_read and (path == METRICS or path.startswith(METRICS + "/")):
+    if auth.metrics_world_read and paths.under_metrics(path):
         acls.append(ACL(Permissions.READ, Id("world", "anyone")))
     return acls
 

@@ -71,7 +71,7 @@ def metrics() -> None:
 def serve_cmd(host, port, interval, home, ui, zk, zk_root, cpu_mhz) -> None:
     """Expose every running topology's metrics to Prometheus (see pycontrol/metrics/PROMETHEUS.md)."""
     from pycontrol.metrics.prometheus import Refresher, serve
-    from pycontrol.metrics.rest_info import cluster_totals
+    from pycontrol.storm.rest_info import cluster_totals
 
     collector = open_collector(home, ui, zk, zk_root, cpu_mhz)
     refresher = Refresher(collector.collect_all, lambda: collector.zk.connected, interval_s=interval,

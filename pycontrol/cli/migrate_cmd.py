@@ -12,8 +12,8 @@ from pycontrol.cli.common import home_option, resolve_home, zk_auth
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.manager import State
 from pycontrol.errors import UserError
-from pycontrol.migration.migrate import migrate
-from pycontrol.migration.plan import parse_executor, parse_target
+from pycontrol.migration.migrate import executor_arg, migrate
+from pycontrol.wire.plan_document import parse_target
 from pycontrol.storm.rest import StormRest
 
 
@@ -34,7 +34,7 @@ def _endpoints(home, zk_hosts: str | None, ui: str | None) -> tuple[str, str, di
 
 @click.command("migrate")
 @click.argument("topology")
-@click.option("--executor", "executor", required=True, help="Executor id as the UI shows it, e.g. [3-3] (or 3).")
+@click.option("--executor", "executor", required=True, help="Executor id, e.g. [3,3] or as the UI shows it, [3-3] (or 3).")
 @click.option("--to", "to", required=True, help="Target worker slot HOST:PORT (a local node name works as HOST).")
 @click.option("--wait", is_flag=True, help="Also wait until the UI REST API shows the executor at the target.")
 @click.option("--timeout", default=60.0, show_default=True, help="Seconds to wait for the decision (and the move).")
@@ -45,7 +45,7 @@ def _endpoints(home, zk_hosts: str | None, ui: str | None) -> tuple[str, str, di
 def migrate_cmd(topology, executor, to, wait, timeout, as_json, home, zk_hosts, ui) -> None:
     """Move one executor of TOPOLOGY to another worker slot without restarting any worker."""
     zk_hosts, ui_url, nodes = _endpoints(home, zk_hosts, ui)
-    parse_executor(executor)  # bad spelling fails before anything is contacted
+    executor = executor_arg(executor)  # bad spelling fails before anything is contacted
     host, port = parse_target(to)
     host = nodes.get(host, host)
     try:

@@ -23,7 +23,7 @@ from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.manager import State
 from pycontrol.controller import policy
 from pycontrol.controller.clock import SystemClock
-from pycontrol.controller.decisions import DecisionRecord, ZkDecisionSink, read_latest, record_line
+from pycontrol.controller.decisions import ControllerDecisionRecord, ZkDecisionSink, read_latest, record_line
 from pycontrol.controller.prom import DEFAULT_PORT, ControllerMetrics, serve
 from pycontrol.controller.realize import Realizer, StormClusterIO
 from pycontrol.controller.safety import SafetyLimits
@@ -67,7 +67,7 @@ def _connect_until_stopped(hosts: str, stop: threading.Event, auth):
 
 
 class _PrintSink:
-    def publish(self, records: list[DecisionRecord]) -> None:
+    def publish(self, records: list[ControllerDecisionRecord]) -> None:
         for r in records:
             click.echo(json.dumps(r.to_dict(), sort_keys=True))
 
@@ -246,7 +246,7 @@ def status_cmd(as_json, last, home, zk_hosts) -> None:
 def drain_cmd(node, topologies, timeout_s, dry_run, as_json, home, ui, zk_hosts) -> None:
     """Move every executor off NODE (a supervisor host or id, or a local node name such as node2),
     through the controller's write-ahead realize path, and report when the node is empty."""
-    from pycontrol.controller.drain_node import Drainer
+    from pycontrol.controller.drainer import Drainer
 
     local = None if (ui or zk_hosts) else State.load(Layout(resolve_home(home)))
     ui_url, zk_hosts = targets(home, ui, zk_hosts)

@@ -15,8 +15,9 @@ from pycontrol.cluster import ui_token
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.manager import State
 from pycontrol.errors import UserError
-from pycontrol.storm import flux_submit, jar_submit, sparse_submit, submit
+from pycontrol.storm import flux_submit, jar_submit, submit
 from pycontrol.storm.rest import StormRest
+from pycontrol.workloads import sparse_submit
 from pycontrol.workloads.submit import submit_workload
 
 

@@ -23,11 +23,12 @@ from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import KazooException, LockTimeout
 
 from pycontrol import zk
+from pycontrol.wire import paths
 from pycontrol.controller.clock import Clock, SystemClock
 
 log = logging.getLogger(__name__)
-LOCK_PATH = f"{zk.CONTROLLER}/leader"
-EPOCH_PATH = f"{zk.CONTROLLER}/epoch"
+LOCK_PATH = paths.CONTROLLER_LEADER
+EPOCH_PATH = paths.CONTROLLER_EPOCH
 
 # Phases.
 STANDBY, LEADING, SUSPENDED, RECONNECTED, EXPIRED = "standby", "leading", "suspended", "reconnected", "expired"

@@ -16,10 +16,10 @@ from kazoo.exceptions import KazooException
 from pycontrol.controller import snapshot
 from pycontrol.controller.actions import Move
 from pycontrol.controller.clock import Clock
-from pycontrol.controller.decisions import (APPLIED, DRY_RUN, ERROR, HELD, NO_ACTION, REFUSED, DecisionRecord,
+from pycontrol.controller.decisions import (APPLIED, DRY_RUN, ERROR, HELD, NO_ACTION, REFUSED, ControllerDecisionRecord,
                                             moves_dicts)
 from pycontrol.controller.evaluate import EvalSettings, Evaluation, evaluate
-from pycontrol.controller.planner import Planner, PlanningError
+from pycontrol.controller.planner import MovePlanner, PlanningError
 from pycontrol.controller.policy import ControllerConfig, TopologyPolicy
 from pycontrol.controller.prom import ControllerMetrics
 from pycontrol.controller.realize import Realizer, StateStoreLike
@@ -74,12 +74,12 @@ class GainTracker:
 
 
 class NullSink:
-    def publish(self, records: list[DecisionRecord]) -> None:
+    def publish(self, records: list[ControllerDecisionRecord]) -> None:
         pass
 
 
 class ControlLoop:
-    def __init__(self, config: ControllerConfig, source: ModelSource, planners: Mapping[str, Planner],
+    def __init__(self, config: ControllerConfig, source: ModelSource, planners: Mapping[str, MovePlanner],
                  realizer: Realizer, store: StateStoreLike, clock: Clock, metrics: ControllerMetrics | None = None,
                  sink=None, force_dry_run: bool = False):
         self.config = config
@@ -111,7 +111,7 @@ class ControlLoop:
         return {m.topology: self.config.for_topology(m.topology).safety.hysteresis_s for m in moves}
 
     # --- the cycle ---------------------------------------------------------------------------------
-    def cycle(self) -> list[DecisionRecord]:
+    def cycle(self) -> list[ControllerDecisionRecord]:
         """One cycle. Raises FencedOut if the state changed under it (another controller, or an operator
         command such as pause): nothing it had not already written-ahead is applied."""
         state, version = self.store.load()
@@ -148,7 +148,7 @@ class ControlLoop:
             log.warning("recovered action of cycle %d: %s", pending.cycle, o.line())
 
     def _decide_all(self, n: int, models: list[LiveModel], state: ControllerState, version: int):
-        records: list[DecisionRecord] = []
+        records: list[ControllerDecisionRecord] = []
         allowed: list[Move] = []
         evals: dict[str, Evaluation] = {}
         now = self.clock.now()
@@ -170,7 +170,7 @@ class ControlLoop:
         return records, allowed, evals
 
     def _unreadable(self, n: int, now: float, topo: str, policy: TopologyPolicy, state: ControllerState,
-                    version: int) -> DecisionRecord:
+                    version: int) -> ControllerDecisionRecord:
         """A topology whose entry in the controller state does not parse: an error, no action on it (its
         cooldown and hysteresis memory is unknown), and the entry is kept as stored."""
         why = state.broken[topo][1]
@@ -178,17 +178,17 @@ class ControlLoop:
             self._unreadable_logged[topo] = version
             log.warning("cycle %d: %s: its entry in the controller state (v%d) is malformed: %s", n, topo, version, why)
         self.metrics.track(topo, policy.policy)
-        return DecisionRecord(n, now, topo, policy.policy, ERROR, f"controller state entry unreadable: {why}")
+        return ControllerDecisionRecord(n, now, topo, policy.policy, ERROR, f"controller state entry unreadable: {why}")
 
     def _decide(self, n: int, now: float, model: LiveModel, policy: TopologyPolicy,
-                state: ControllerState) -> tuple[DecisionRecord, Evaluation, list[Move]]:
+                state: ControllerState) -> tuple[ControllerDecisionRecord, Evaluation, list[Move]]:
         topo, limits = model.name, self.limits(policy)
         self.metrics.track(topo, policy.policy)
         self.metrics.dry_run.labels(topo).set(1 if limits.dry_run else 0)
         safety = state.safety_for(topo)
         with self.metrics.time("evaluate"):
             ev = evaluate(model, now, self.eval_settings(policy), settled_at_s=safety.last_action_at)
-        rec = DecisionRecord(n, now, topo, policy.policy, NO_ACTION, ev.summary(), ev.to_dict())
+        rec = ControllerDecisionRecord(n, now, topo, policy.policy, NO_ACTION, ev.summary(), ev.to_dict())
         rec.measured = self.gains.measure(topo, ev)
         if rec.measured is not None:
             self.metrics.measured_gain.labels(topo).set(rec.measured["measured_gain"])
@@ -227,7 +227,7 @@ class ControlLoop:
         rec.kind = APPLIED if verdict.allowed else DRY_RUN if would else HELD
         return rec, ev, list(verdict.allowed)
 
-    def _realize(self, n: int, state: ControllerState, version: int, records: list[DecisionRecord],
+    def _realize(self, n: int, state: ControllerState, version: int, records: list[ControllerDecisionRecord],
                  allowed: list[Move], evals: dict[str, Evaluation]) -> None:
         acting = [r for r in records if r.kind == APPLIED]
         try:
@@ -288,7 +288,7 @@ class ControlLoop:
             log.info("cycle %d: %s is no longer running: forgot its state, %d series and %s", n, topo, series,
                      ", ".join(removed) or "no znodes")
 
-    def _publish(self, r: DecisionRecord) -> None:
+    def _publish(self, r: ControllerDecisionRecord) -> None:
         self.metrics.decisions.labels(r.topology, r.kind).inc()
         log.info("%s", r.line())
         self.sink.publish([r])

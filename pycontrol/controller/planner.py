@@ -15,8 +15,8 @@ from pycontrol.controller.policy import OTD_KEYS, TopologyPolicy
 from pycontrol.errors import UserError
 from pycontrol.jvm import plancli
 from pycontrol.jvm.planner_process import PlannerProcess, PlanReply
-from pycontrol.metrics.schema import parse_executor_key
 from pycontrol.model.live import LiveModel
+from pycontrol.wire.executor import ExecutorId
 
 # policy -> PlanCli scheduler name
 SCHEDULERS = {"otd": "otd", "aniello-online": "aniello-online", "mba-sam": "sam"}
@@ -36,7 +36,7 @@ class Plan:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-class Planner(Protocol):
+class MovePlanner(Protocol):
     def plan(self, model: LiveModel, policy: TopologyPolicy, pinned: set[str]) -> Plan: ...
 
 
@@ -46,7 +46,7 @@ def scheduler_params(policy: TopologyPolicy, model_name: str, pinned: set[str]) 
     if policy.policy == "otd":
         otd: dict[str, Any] = {k: p[k] for k in OTD_KEYS if k in p}
         if pinned:
-            otd["pinned"] = sorted(snapshot.plan_executor(e) for e in pinned)
+            otd["pinned"] = sorted(pinned, key=ExecutorId.parse)
         return {"otd": otd}
     if policy.policy == "aniello-online":
         return {"aniello": {k: p[k] for k in ("alpha", "beta") if k in p}}
@@ -59,9 +59,9 @@ def moves_from(model: LiveModel, planned: dict[str, list[str]], reason: str) -> 
     """The moves from the model's placement to `planned` (slot -> executors, PLAN-INPUT spelling),
     ordered by the inter-node traffic each saves on its own (so a capped cycle applies the best)."""
     now = snapshot.placement(model)
-    target = {snapshot.ui_executor(e): slot for slot, es in planned.items() for e in es}
+    target = {e: slot for slot, es in planned.items() for e in es}
     moves = []
-    for e in sorted(target, key=parse_executor_key):
+    for e in sorted(target, key=ExecutorId.parse):
         if e in now and target[e] != now[e]:
             moves.append(Move(model.name, e, now[e], target[e], reason,
                               round(snapshot.gain_of(model, {e: target[e]}), 3)))

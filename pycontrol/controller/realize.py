@@ -29,10 +29,11 @@ from pycontrol import zk
 from pycontrol.controller.decisions import DECISIONS_PATH
 from pycontrol.controller.state_store import ControllerState, Deposed
 from pycontrol.errors import UserError
-from pycontrol.metrics.schema import parse_executor_key
 from pycontrol.migration import migrate
-from pycontrol.migration.plan import BadDocument, Decision
-from pycontrol.storm.rest import RestError, StormRest
+from pycontrol.storm.rest import RestError, StormRest, executor_id
+from pycontrol.wire import paths as wire_paths
+from pycontrol.wire.decision_document import BadDocument, Decision
+from pycontrol.wire.executor import ExecutorId
 
 log = logging.getLogger(__name__)
 
@@ -105,15 +106,16 @@ class StormClusterIO:
                 continue  # one per worker, never scheduled on its own
             detail = self.rest.component(topology_id, c, sys=True) if system else self.rest.component(topology_id, c)
             for e in detail.get("executorStats", []):
-                if parse_executor_key(e["id"])[0] >= 0:
-                    out[e["id"]] = f"{e['host']}:{e['port']}"
+                executor = executor_id(e)
+                if not executor.system:
+                    out[str(executor)] = f"{e['host']}:{e['port']}"
         return out
 
     def write_plan(self, topology: str, moves: dict[str, str]) -> int:
         plan = {}
         for executor, slot in moves.items():
             host, _, port = slot.rpartition(":")
-            plan[parse_executor_key(executor)] = (host, int(port))
+            plan[ExecutorId.parse(executor)] = (host, int(port))
         fence = None
         if self.fence is not None:
             fence = self.fence()
@@ -140,7 +142,7 @@ class StormClusterIO:
             return []
 
     def remove_documents(self, topology: str) -> list[str]:
-        paths = [f"{zk.PLANS}/{topology}", f"{zk.DECISIONS}/{topology}", f"{self.decisions_path}/{topology}"]
+        paths = [wire_paths.plan(topology), wire_paths.decision(topology), f"{self.decisions_path}/{topology}"]
         self._bad_logged.pop(topology, None)
         return [p for p in paths if zk.delete_if_exists(self.client, p)]
 

@@ -15,27 +15,15 @@ from typing import Any
 
 import networkx as nx
 
-from pycontrol.metrics.schema import parse_executor_key
+from pycontrol.wire.executor import ExecutorId
 from pycontrol.model.live import LiveModel
 
 # OTD's share of a worker on a node with no CPU left (finite, so records stay JSON); Java: otd/WorkerShare.SATURATED.
 SATURATED_SHARE = 1000.0
 
 
-def plan_executor(ui_key: str) -> str:
-    """"[3-4]" (UI, live model) -> "[3,4]" (plan documents)."""
-    s, e = parse_executor_key(ui_key)
-    return f"[{s},{e}]"
-
-
-def ui_executor(plan_key: str) -> str:
-    """"[3,4]" or "[3-4]" -> "[3-4]"."""
-    s, e = parse_executor_key(plan_key.replace(",", "-"))
-    return f"[{s}-{e}]"
-
-
 def placement(model: LiveModel) -> dict[str, str]:
-    """executor "[s-e]" -> worker "host:port", for every placed executor."""
+    """executor "[s,e]" -> worker "host:port", for every placed executor."""
     return {e: a["worker"] for e, a in model.executors.nodes(data=True) if a.get("worker")}
 
 
@@ -143,7 +131,7 @@ def plan_input(model: LiveModel, scheduler_params: dict[str, Any] | None = None,
             if count_background and n.busy_cores is not None:
                 node["cpu_busy"] = round(n.busy_cores, 4)
         nodes.append(node)
-    order = sorted(where, key=parse_executor_key)
+    order = sorted(where, key=ExecutorId.parse)
     components = sorted({model.executors.nodes[e]["component"] for e in order})
     queues = worker_queues(model)
     loads = {s: model.workers[s].load_cores for s in sorted(by_slot)
@@ -152,13 +140,13 @@ def plan_input(model: LiveModel, scheduler_params: dict[str, Any] | None = None,
         "id": model.name,
         "workers": len(by_slot),
         "components": [{"name": c} for c in components],
-        "executors": [{"id": plan_executor(e), "component": model.executors.nodes[e]["component"]} for e in order],
+        "executors": [{"id": e, "component": model.executors.nodes[e]["component"]} for e in order],
         "edges": _edges(model, components),
-        "traffic": [{"from": plan_executor(u), "to": plan_executor(v), "rate": round(r, 4)}
+        "traffic": [{"from": u, "to": v, "rate": round(r, 4)}
                     for (u, v), r in sorted(traffic(model).items()) if u in where and v in where],
-        "executor_cpu": {plan_executor(e): model.executors.nodes[e]["cpu_cores"] for e in order
+        "executor_cpu": {e: model.executors.nodes[e]["cpu_cores"] for e in order
                          if model.executors.nodes[e].get("cpu_cores") is not None},
-        "current_placement": {s: [plan_executor(e) for e in sorted(es, key=parse_executor_key)]
+        "current_placement": {s: sorted(es, key=ExecutorId.parse)
                               for s, es in sorted(by_slot.items())},
         "worker_load": {s: {"load": round(load, 4), "queue": queues.get(s, 0)} for s, load in loads.items()},
     }

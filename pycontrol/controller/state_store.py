@@ -19,13 +19,14 @@ from kazoo.client import KazooClient
 from kazoo.exceptions import BadVersionError
 
 from pycontrol import zk
+from pycontrol.wire import paths
 from pycontrol.controller.actions import Move
 from pycontrol.controller.safety import MoveMemory, SafetyState
 from pycontrol.errors import UserError
-from pycontrol.migration.plan import BadDocument
+from pycontrol.wire.decision_document import BadDocument
 
 FORMAT = 1
-STATE_PATH = f"{zk.CONTROLLER}/state"
+STATE_PATH = paths.CONTROLLER_STATE
 LOG_LIMIT = 100
 
 

@@ -11,12 +11,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pycontrol.metrics import rest_info
 from pycontrol.metrics.cpuinfo import local_cpu_mhz
-from pycontrol.metrics.schema import DocumentError, WorkerDoc, parse_document
-from pycontrol.metrics.zk import MetricsZk, Skipped, ZkReading
+from pycontrol.metrics.zk import MetricsZk, ZkReading
 from pycontrol.model.live import LiveModel, LostWorker, build_model
+from pycontrol.storm import rest_info
 from pycontrol.storm.rest import StormRest
+from pycontrol.wire.metrics_document import DocumentError, Skipped, WorkerDoc, parse_document
 
 log = logging.getLogger(__name__)
 

@@ -17,8 +17,8 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector as PromCollector
 
 from pycontrol.errors import UserError
-from pycontrol.metrics.rest_info import ClusterTotals
 from pycontrol.model.live import STATUS_OK, LiveModel
+from pycontrol.storm.rest_info import ClusterTotals
 
 log = logging.getLogger(__name__)
 

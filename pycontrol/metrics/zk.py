@@ -17,13 +17,14 @@ from kazoo.exceptions import KazooException, NoAuthError, NoNodeError
 from kazoo.retry import RetryFailedError
 
 from pycontrol import zk
-from pycontrol.metrics.schema import DocumentError, WorkerDoc, parse_document
-from pycontrol.zk import ROOT, denied_message
+from pycontrol.wire.metrics_document import DocumentError, Skipped, WorkerDoc, parse_document
+from pycontrol.wire.paths import METRICS
+from pycontrol.zk import denied_message
 from pycontrol.zkauth import ZkAuth
 
 log = logging.getLogger(__name__)
 
-DEFAULT_ROOT = f"{ROOT}/metrics"  # the workers publish here (storm-plugins/metrics/SCHEMA.md)
+DEFAULT_ROOT = METRICS  # the workers publish here (storm-plugins/metrics/SCHEMA.md)
 
 
 def _failure_name(e: Exception) -> str:
@@ -31,12 +32,6 @@ def _failure_name(e: Exception) -> str:
     if isinstance(e, RetryFailedError) and e.__context__ is not None:
         return f"{e.__context__.__class__.__name__}, retried"
     return e.__class__.__name__
-
-
-@dataclass(frozen=True)
-class Skipped:
-    path: str
-    reason: str
 
 
 @dataclass

@@ -18,16 +18,19 @@ from kazoo.exceptions import KazooException, NoNodeError
 
 from pycontrol import zk
 from pycontrol.errors import UserError
-from pycontrol.migration.plan import BadDocument, Decision, parse_executor, plan_doc, ui_executor
 from pycontrol.storm.placement import placement
 from pycontrol.storm.rest import RestError, StormRest
+from pycontrol.wire import paths
+from pycontrol.wire.decision_document import BadDocument, Decision
+from pycontrol.wire.executor import ExecutorId
+from pycontrol.wire.plan_document import plan_doc
 
 
 @dataclass(frozen=True)
 class MigrationResult:
     topology: str
     topology_id: str
-    executor: str               # "[s-e]"
+    executor: str               # "[s,e]"
     source: str | None          # "host:port" before the move (None if the UI did not list it)
     target: str                 # "host:port" as requested
     request_id: str
@@ -37,22 +40,29 @@ class MigrationResult:
     visible_after_s: float | None = None   # plan written -> REST shows the executor at the target
 
 
-def where_is(rest: StormRest, topology_id: str, executor: tuple[int, int]) -> str | None:
+def executor_arg(text: str) -> ExecutorId:
+    """The executor an operator named (--executor), in any spelling ExecutorId.from_typed takes."""
+    try:
+        return ExecutorId.from_typed(text)
+    except ValueError as e:
+        raise UserError(f"--executor: {e}") from None
+
+
+def where_is(rest: StormRest, topology_id: str, executor: ExecutorId) -> str | None:
     """"host:port" of the executor per the UI REST API, or None if it is not listed."""
-    want = ui_executor(*executor)
     for p in placement(rest, topology_id):
-        if p.executor == want:
+        if p.executor == executor:
             return f"{p.host}:{p.port}"
     return None
 
 
-def write_plan(client: KazooClient, topology: str, moves: dict[tuple[int, int], tuple[str, int]],
+def write_plan(client: KazooClient, topology: str, moves: dict[ExecutorId, tuple[str, int]],
                request_id: str | None = None, fence: zk.Fence | None = None) -> tuple[str, int]:
     """Writes the plan znode; returns (request id, znode version the scheduler will decide on). With the
     ZooKeeper connection down it writes nothing and says so (UserError). With a fence, the write is one
     transaction with the fence's check: zk.FencedWrite, and nothing written, once another leader bumped it."""
     rid = request_id or uuid.uuid4().hex[:12]
-    path = f"{zk.PLANS}/{topology}"
+    path = paths.plan(topology)
     zk.require_connected(client, f"the plan for {topology} was not written; nothing moves")
     try:
         doc = plan_doc(moves, rid)
@@ -69,7 +79,7 @@ def write_plan(client: KazooClient, topology: str, moves: dict[tuple[int, int], 
 def read_decision(client: KazooClient, topology: str) -> tuple[Decision, int] | None:
     """The decision znode's decision and version; None if there is none; BadDocument (with the znode
     version in `version`) if its document is not a decision."""
-    path = f"{zk.DECISIONS}/{topology}"
+    path = paths.decision(topology)
     try:
         data, stat = client.get(path)
     except NoNodeError:
@@ -118,7 +128,7 @@ def wait_decision(client: KazooClient, topology: str, topology_id: str, plan_ver
         time.sleep(poll_s)
 
 
-def wait_visible(rest: StormRest, topology_id: str, executor: tuple[int, int], target: str,
+def wait_visible(rest: StormRest, topology_id: str, executor: ExecutorId, target: str,
                  timeout_s: float, poll_s: float = 0.25) -> None:
     deadline = time.monotonic() + timeout_s
     where = None
@@ -130,26 +140,25 @@ def wait_visible(rest: StormRest, topology_id: str, executor: tuple[int, int], t
         if where == target:
             return
         if time.monotonic() > deadline:
-            raise UserError(f"executor {ui_executor(*executor)} still at {where} {timeout_s:.0f} s after the "
+            raise UserError(f"executor {executor} still at {where} {timeout_s:.0f} s after the "
                             f"plan was applied (expected {target})")
         time.sleep(poll_s)
 
 
-def migrate(client: KazooClient, rest: StormRest, topology: str, executor_text: str, target: tuple[str, int],
+def migrate(client: KazooClient, rest: StormRest, topology: str, executor: ExecutorId, target: tuple[str, int],
             wait: bool = False, timeout_s: float = 60.0) -> MigrationResult:
     # First, before the REST lookups: without ZooKeeper Nimbus cannot answer them promptly either.
     zk.require_connected(client, f"no plan written for {topology}; nothing moves")
     topology_id = rest.topology_id(topology)
     if topology_id is None:
         raise UserError(f"no topology named '{topology}' (running: {[t['name'] for t in rest.topologies()]})")
-    executor = parse_executor(executor_text)
     source = where_is(rest, topology_id, executor)
     target_text = f"{target[0]}:{target[1]}"
     t0 = time.monotonic()
     rid, version = write_plan(client, topology, {executor: target})
     decision = wait_decision(client, topology, topology_id, version, timeout_s)
     decided = time.monotonic() - t0
-    result = MigrationResult(topology, topology_id, ui_executor(*executor), source, target_text, rid, version,
+    result = MigrationResult(topology, topology_id, str(executor), source, target_text, rid, version,
                              decision, round(decided, 3))
     if decision.status == "rejected" or not wait:
         return result

@@ -10,6 +10,7 @@ from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.spec import ClusterSpec
 from pycontrol.errors import UserError
 from pycontrol.migration.events import events_file, first, read_events
+from pycontrol.wire.executor import ExecutorId
 
 
 def _node(spec: ClusterSpec, host: str):
@@ -77,9 +78,9 @@ def move_timeline(src: list[dict], dst: list[dict], executor_key: str, t0_ms: fl
                         int(started.get("unparked", 0)), int(stopped.get("dropped_total", 0)) if stopped else 0)
 
 
-def wait_move_done(spec: ClusterSpec, executor: tuple[int, int], source: str, target: str, t0_ms: float,
+def wait_move_done(spec: ClusterSpec, executor: ExecutorId, source: str, target: str, t0_ms: float,
                    timeout_s: float = 60) -> MoveTimeline:
-    key = f"[{executor[0]},{executor[1]}]"
+    key = str(executor)
     deadline = time.monotonic() + timeout_s
     while True:
         timeline = move_timeline(slot_events(spec, source), slot_events(spec, target), key, t0_ms)

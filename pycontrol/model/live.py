@@ -5,7 +5,7 @@ Graphs (networkx):
 * `components`: the component DAG. Node attrs: type, executors, tasks, capacity, complete_latency_ms
   (spouts), process_latency_ms (bolts). Edge attrs: inputs
   (list of {stream, grouping, fields}), grouping (of the first input), tuples_per_s (measured).
-* `executors`: executor keys "[s-e]". Node attrs: component, tasks, worker ("host:port"), node (host),
+* `executors`: executors in the wire spelling "[s,e]". Node attrs: component, tasks, worker ("host:port"), node (host),
   cpu_cores (thread + child processes), thread_cpu_cores, child_cpu_cores, cpu_hz, queue_length,
   queue_capacity, queue_fill, emitted_per_s, executed_per_s, capacity, measured. Edge attrs:
   tuples_per_s, tuples (in the window), weight (= tuples_per_s).
@@ -21,10 +21,10 @@ from typing import Any
 
 import networkx as nx
 
-from pycontrol import executor_spans
-from pycontrol.metrics.rest_info import SupervisorInfo, TopologyInfo
-from pycontrol.metrics.schema import WorkerDoc, executor_key, parse_executor_key
-from pycontrol.metrics.zk import Skipped
+from pycontrol.storm.rest_info import SupervisorInfo, TopologyInfo
+from pycontrol.wire import executor as spans
+from pycontrol.wire.executor import ExecutorId
+from pycontrol.wire.metrics_document import Skipped, WorkerDoc
 
 STATUS_OK = "ok"              # a fresh document
 STATUS_STALE = "stale"        # a document, but older than `stale_after_periods` windows
@@ -96,7 +96,7 @@ class LiveModel:
         for e, a in self.executors.nodes(data=True):
             if a.get("worker"):
                 out[a["node"]][a["worker"]].append(e)
-        return {n: {w: sorted(es, key=parse_executor_key) for w, es in sorted(ws.items())}
+        return {n: {w: sorted(es, key=ExecutorId.parse) for w, es in sorted(ws.items())}
                 for n, ws in sorted(out.items())}
 
     def total_tuples_per_s(self) -> float:
@@ -144,10 +144,10 @@ class LiveModel:
             "components": [{"id": c, **a} for c, a in sorted(self.components.nodes(data=True))],
             "component_edges": [{"src": u, "dst": v, **d} for u, v, d in sorted(self.components.edges(data=True))],
             "executors": [{"id": e, **{k: list(v) if isinstance(v, tuple) else v for k, v in a.items()}}
-                          for e, a in sorted(self.executors.nodes(data=True), key=lambda x: parse_executor_key(x[0]))],
+                          for e, a in sorted(self.executors.nodes(data=True), key=lambda x: ExecutorId.parse(x[0]))],
             "executor_edges": [{"src": u, "dst": v, **d} for u, v, d in
-                               sorted(self.executors.edges(data=True), key=lambda x: (parse_executor_key(x[0]),
-                                                                                      parse_executor_key(x[1])))],
+                               sorted(self.executors.edges(data=True), key=lambda x: (ExecutorId.parse(x[0]),
+                                                                                      ExecutorId.parse(x[1])))],
             "workers": [asdict(w) for _, w in sorted(self.workers.items())],
             "nodes": [asdict(n) for _, n in sorted(self.nodes.items())],
             "lost": [asdict(x) for x in self.lost],
@@ -201,12 +201,12 @@ def build_model(info: TopologyInfo, docs: Mapping[str, WorkerDoc], *, now_ms: in
 def _known_executors_only(info: TopologyInfo, docs: Mapping[str, WorkerDoc],
                           skipped: list[Skipped]) -> tuple[dict[str, WorkerDoc], list[Skipped]]:
     """Documents naming an executor the topology does not have (per the REST view) are skipped whole."""
-    known = {parse_executor_key(p.key) for p in info.executors}
+    known = {(p.id.start, p.id.end) for p in info.executors}
     if not known:  # no REST view of the executors: nothing to check against
         return dict(docs), skipped
     kept = {}
     for w, d in docs.items():
-        stray = executor_spans.check_known(((m.start, m.end) for m in d.executors), known, d.topology_id)
+        stray = spans.check_known(((m.start, m.end) for m in d.executors), known, d.topology_id)
         if stray is None:
             kept[w] = d
         else:
@@ -248,13 +248,12 @@ def _executor_graph(info: TopologyInfo, ordered: list[WorkerDoc], mhz_for) -> nx
     """Placement from REST, overridden by the documents (fresher, and right during a move)."""
     ex = nx.DiGraph()
     for p in info.executors:
-        s, e = parse_executor_key(p.key)
-        ex.add_node(p.key, component=p.component, tasks=tuple(executor_spans.task_range(s, e)), worker=p.worker,
+        ex.add_node(str(p.id), component=p.component, tasks=tuple(p.id.task_ids), worker=p.worker,
                     node=p.host, capacity=p.capacity, **_UNMEASURED)
     for d in ordered:
         for m in d.executors:
             total = None if m.cpu_cores is None else m.cpu_cores + (m.child_cpu_cores or 0.0)
-            tasks = tuple(m.tasks) or tuple(executor_spans.task_range(m.start, m.end))
+            tasks = tuple(m.tasks) or tuple(spans.task_range(m.start, m.end))
             attrs = dict(component=m.component, tasks=tasks,
                          worker=d.worker, node=d.host, cpu_cores=_round(total), thread_cpu_cores=m.cpu_cores,
                          child_cpu_cores=m.child_cpu_cores, cpu_hz=_hz(total, mhz_for(d.host)),
@@ -262,10 +261,11 @@ def _executor_graph(info: TopologyInfo, ordered: list[WorkerDoc], mhz_for) -> nx
                          queue_fill=m.queue_length / m.queue_capacity
                          if m.queue_length is not None and m.queue_capacity else None,
                          emitted_per_s=m.emitted_per_s, executed_per_s=m.executed_per_s, measured=True)
-            if m.key in ex:
-                ex.nodes[m.key].update(attrs)
+            key = str(m.id)
+            if key in ex:
+                ex.nodes[key].update(attrs)
             else:
-                ex.add_node(m.key, capacity=None, **attrs)
+                ex.add_node(key, capacity=None, **attrs)
     return ex
 
 
@@ -273,12 +273,13 @@ def _add_traffic(ex: nx.DiGraph, comp: nx.DiGraph, ordered: list[WorkerDoc], tas
     """Task pairs -> executor edges (weight = tuples/s), and their sums onto the component edges."""
     task_executor: dict[int, str] = {}
     for key in list(ex.nodes):
-        s, e = parse_executor_key(key)
-        task_executor.update({t: key for t in executor_spans.task_range(s, e)})
+        task_executor.update({t: key for t in ExecutorId.parse(key).task_ids})
 
-    def executor_of(task: int) -> str:
+    def executor_of(task: int) -> str | None:
         if task not in task_executor:  # named by traffic, placed by nobody (e.g. its worker just died)
-            key = executor_key(task, task)
+            if spans.check(task, task, system_allowed=True):
+                return None  # not a task id Storm gives: no executor to draw the traffic on
+            key = str(ExecutorId(task, task))
             ex.add_node(key, component=task_component.get(task), tasks=(task,), worker=None, node=None,
                         capacity=None, **_UNMEASURED)
             task_executor[task] = key
@@ -287,6 +288,8 @@ def _add_traffic(ex: nx.DiGraph, comp: nx.DiGraph, ordered: list[WorkerDoc], tas
     for d in ordered:
         for p in d.traffic:
             src, dst = executor_of(p.src_task), executor_of(p.dst_task)
+            if src is None or dst is None:
+                continue
             if ex.has_edge(src, dst):
                 ex.edges[src, dst]["tuples_per_s"] += p.tuples_per_s
                 ex.edges[src, dst]["tuples"] += p.tuples
@@ -321,7 +324,7 @@ def _workers(info: TopologyInfo, docs: Mapping[str, WorkerDoc], ex: nx.DiGraph, 
         if a.get("worker") in workers:
             workers[a["worker"]].executors.append(e)
     for ws in workers.values():
-        ws.executors.sort(key=parse_executor_key)
+        ws.executors.sort(key=ExecutorId.parse)
     return workers
 
 

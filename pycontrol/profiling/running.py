@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pycontrol.profiling.trials import ProfilingError
 from pycontrol.storm import placement
-from pycontrol.storm.rest import RestError, StormRest
+from pycontrol.storm.rest import RestError, StormRest, executor_id
 from pycontrol.workloads import locate, series
 from pycontrol.workloads.submit import submit_workload
 
@@ -71,7 +71,7 @@ class RunningTopology:
             stats = self.rest.component(self.id, ACKER, sys=True).get("executorStats", [])
         except RestError:
             return []
-        return [placement.ExecutorPlace(ACKER, e["id"], e["host"], int(e["port"])) for e in stats]
+        return [placement.ExecutorPlace(ACKER, executor_id(e), e["host"], int(e["port"])) for e in stats]
 
     def rows(self) -> list[series.Second]:
         return series.read_series(locate.artifact_dirs(self.logs, self.id))

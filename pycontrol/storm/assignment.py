@@ -18,6 +18,7 @@ from kazoo.client import KazooClient
 from kazoo.exceptions import NoNodeError
 
 from pycontrol.errors import UserError
+from pycontrol.wire.executor import ExecutorId
 
 ASSIGNMENTS = "/storm/assignments"
 
@@ -72,8 +73,8 @@ class _Reader:
         return n
 
 
-def decode_assignment(data: bytes) -> dict[tuple[int, int], str]:
-    """(start task, end task) -> "host:port" from the znode's bytes. Pure."""
+def decode_assignment(data: bytes) -> dict[ExecutorId, str]:
+    """executor -> "host:port" from the znode's bytes. Pure."""
     try:
         raw = gzip.decompress(data)
         fields = _Reader(raw).value(_STRUCT)
@@ -81,14 +82,14 @@ def decode_assignment(data: bytes) -> dict[tuple[int, int], str]:
         out = {}
         for executor, node_info in fields.get(3, []):
             node, ports = node_info[1].decode(), node_info[2]
-            out[(int(executor[0]), int(executor[1]))] = f"{hosts.get(node, node)}:{int(ports[0])}"
+            out[ExecutorId(int(executor[0]), int(executor[1]))] = f"{hosts.get(node, node)}:{int(ports[0])}"
         return out
     except (OSError, EOFError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
         raise UserError(f"cannot read the topology's assignment from ZooKeeper ({e}); is this Storm 2.x with its "
                         f"default storm.meta.serialization.delegate?") from e
 
 
-def read_assignment(client: KazooClient, topology_id: str) -> dict[tuple[int, int], str]:
+def read_assignment(client: KazooClient, topology_id: str) -> dict[ExecutorId, str]:
     try:
         data, _ = client.get(f"{ASSIGNMENTS}/{topology_id}")
     except NoNodeError:

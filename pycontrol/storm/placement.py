@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from pycontrol.storm.rest import StormRest
+from pycontrol.storm.rest import StormRest, executor_id
+from pycontrol.wire.executor import ExecutorId
 
 
 @dataclass(frozen=True)
 class ExecutorPlace:
     component: str
-    executor: str      # "[start-end]"
+    executor: ExecutorId
     host: str
     port: int
 
@@ -24,7 +25,7 @@ def placement(rest: StormRest, topo_id: str, sys: bool = False) -> list[Executor
     out = []
     for c in comps:
         for e in rest.component(topo_id, c, sys=sys).get("executorStats", []):
-            out.append(ExecutorPlace(c, e["id"], e["host"], int(e["port"])))
+            out.append(ExecutorPlace(c, executor_id(e), e["host"], int(e["port"])))
     return out
 
 

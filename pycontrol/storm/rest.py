@@ -8,6 +8,7 @@ from urllib.parse import quote
 import requests
 
 from pycontrol.errors import UserError
+from pycontrol.wire.executor import ExecutorId
 
 
 class RestError(UserError):
@@ -16,6 +17,16 @@ class RestError(UserError):
 
 class RestAccessDenied(RestError):
     """The server refused a state-changing request: no token, a wrong one, or none configured on the server."""
+
+
+def executor_id(stat: dict) -> ExecutorId:
+    """The executor of one of the REST API's executorStats entries. The API spells executors the UI's way,
+    "[start-end]"; this is the one place that reads that spelling: the rest of the control plane passes
+    ExecutorId values or the wire spelling "[start,end]"."""
+    try:
+        return ExecutorId.from_ui(stat["id"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise RestError(f"the UI REST API listed an executor without a [start-end] id: {stat!r} ({e})") from None
 
 
 # The UI REST server's setting whose value state-changing requests carry as a bearer token.

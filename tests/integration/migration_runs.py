@@ -14,9 +14,9 @@ from kazoo.client import KazooClient
 
 from pycontrol.migration.migrate import wait_decision, write_plan
 from pycontrol.migration.observe import move_timeline, slot_events, wait_move_done, worker_pids
-from pycontrol.migration.plan import ui_executor
 from pycontrol.storm import placement
 from pycontrol.storm.assignment import read_assignment
+from pycontrol.wire.executor import ExecutorId
 from pycontrol.workloads import series
 from tests.conftest import wait_for
 from tests.integration.workload_runs import Run
@@ -73,7 +73,7 @@ def wait_stream_settled(run: Run, timeout_s: float = 240) -> series.Totals:
 
 @dataclass
 class Move:
-    executor: tuple[int, int]
+    executor: ExecutorId
     source: str
     target: str
     t0_ms: float
@@ -94,10 +94,10 @@ class Mover:
     timeout_s: float = 90
     moves: list[Move] = field(default_factory=list)
 
-    def assignment(self) -> dict[tuple[int, int], str]:
+    def assignment(self) -> dict[ExecutorId, str]:
         return read_assignment(self.client, self.topo_id)
 
-    def move(self, executor: tuple[int, int], target: str) -> Move:
+    def move(self, executor: ExecutorId, target: str) -> Move:
         source = self.assignment()[executor]
         assert source != target, f"{executor} is already at {target}"
         # Moving an executor back while its old instance there is still draining would mix the two.
@@ -114,7 +114,7 @@ class Mover:
         wait_for(f"Nimbus's assignment puts {executor} on {target}",
                  lambda: self.assignment().get(executor) == target, self.timeout_s, 0.05)
         in_zk_ms = time.time() * 1000 - t0_ms
-        key = f"[{executor[0]},{executor[1]}]"
+        key = str(executor)
         timeline = wait_for(f"{executor} running on {target} and both workers routing to it",
                             lambda: move_timeline(slot_events(self.cluster.spec, source),
                                                   slot_events(self.cluster.spec, target), key, t0_ms),
@@ -159,19 +159,14 @@ def both_workers(cluster, topo_id: str) -> tuple[str, str]:
     return a, b
 
 
-def executors_of(cluster, topo_id: str, component: str) -> list[tuple[int, int]]:
-    out = []
-    for p in placement.placement(cluster.rest, topo_id):
-        if p.component == component:
-            start, end = p.executor.strip("[]").split("-")
-            out.append((int(start), int(end)))
-    return sorted(out)
+def executors_of(cluster, topo_id: str, component: str) -> list[ExecutorId]:
+    return sorted(p.executor for p in placement.placement(cluster.rest, topo_id) if p.component == component)
 
 
-def ui_shows(cluster, topo_id: str, expected: dict[tuple[int, int], str]) -> bool:
+def ui_shows(cluster, topo_id: str, expected: dict[ExecutorId, str]) -> bool:
     """Does the UI REST API list each of these executors at its expected slot?"""
     shown = {p.executor: f"{p.host}:{p.port}" for p in placement.placement(cluster.rest, topo_id)}
-    return all(shown.get(ui_executor(*e)) == slot for e, slot in expected.items())
+    return all(shown.get(e) == slot for e, slot in expected.items())
 
 
 def pids_of(cluster, topo_id: str, slots: tuple[str, str]) -> dict[str, int]:

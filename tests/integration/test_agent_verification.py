@@ -112,11 +112,11 @@ def _counts(rest, topo_id) -> tuple[int, int]:
     return 0, 0
 
 
-def _where(rest, topo_id) -> dict[str, str]:
+def _where(rest, topo_id) -> dict:
     return {p.executor: f"{p.host}:{p.port}" for p in placement.placement(rest, topo_id)}
 
 
-def _pick_move(places) -> tuple[str, str, str]:
+def _pick_move(places) -> tuple:
     """(bolt executor, its slot, the topology's other slot)."""
     slots = sorted({f"{p.host}:{p.port}" for p in places})
     assert len(slots) == 2, slots

@@ -85,7 +85,7 @@ def plan_version(client) -> int | None:
 
 
 def where(cluster, topo_id) -> dict[str, str]:
-    return {p.executor: f"{p.host}:{p.port}" for p in placement.placement(cluster.rest, topo_id)}
+    return {str(p.executor): f"{p.host}:{p.port}" for p in placement.placement(cluster.rest, topo_id)}
 
 
 def test_dry_run_explains_an_otd_move_and_writes_no_plan(cluster, wordcount, tmp_path):

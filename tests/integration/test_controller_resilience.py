@@ -26,6 +26,7 @@ from pycontrol.controller.realize import StormClusterIO
 from pycontrol.controller.safety import SafetyState
 from pycontrol.controller.state_store import FencedOut, StateStore
 from pycontrol.migration.migrate import wait_decision, write_plan
+from pycontrol.wire.executor import ExecutorId
 from pycontrol.workloads.submit import submit_workload
 from tests.conftest import wait_for
 
@@ -109,7 +110,7 @@ def test_a_standby_leads_when_the_leaders_session_expires_and_the_old_leaders_la
         io_a = StormClusterIO(a, cluster.rest, fence=la.fence)
         io_b = StormClusterIO(b, cluster.rest, fence=lb.fence)
         assert la.acquire(5) and not lb.acquire(1)
-        first = io_a.write_plan(topology, {"[1-1]": "127.0.0.1:1"})
+        first = io_a.write_plan(topology, {"[1,1]": "127.0.0.1:1"})
 
         # Expire a's session as ZooKeeper does when a client stays away too long: a second client with
         # the same session id and password ends it.
@@ -119,13 +120,13 @@ def test_a_standby_leads_when_the_leaders_session_expires_and_the_old_leaders_la
         twin.close()
         wait_for("the standby leading", lambda: lb.acquire(1), 60, 0.2)
         assert lb.fence().version == la.fence().version + 1
-        second = io_b.write_plan(topology, {"[1-1]": "127.0.0.1:2"})
+        second = io_b.write_plan(topology, {"[1,1]": "127.0.0.1:2"})
         assert second == first + 1
 
         # The old leader writes late, on its new session, before (or without) noticing it was deposed.
         wait_for("the old leader's client on a new session", lambda: a.connected, 60, 0.2)
         with pytest.raises(FencedOut, match="another controller leads"):
-            io_a.write_plan(topology, {"[1-1]": "127.0.0.1:3"})
+            io_a.write_plan(topology, {"[1,1]": "127.0.0.1:3"})
         doc, version = zk.read_json(b, f"{zk.PLANS}/{topology}")
         assert version == second and doc["placement"] == {"[1,1]": "127.0.0.1:2"}
         assert not la.is_leader() and lb.is_leader()
@@ -152,7 +153,7 @@ def test_a_killed_topology_leaves_no_state_series_or_znodes_after_the_next_cycle
         # What the controller keeps about a topology it acted on: its state entry (as after an action),
         # a plan and the scheduler's decision on it (a plan for a slot that does not exist: rejected).
         store.update(lambda s: replace(s, topologies={**s.topologies, name: SafetyState(last_action_at=time.time())}))
-        _, version = write_plan(client, name, {(1, 1): ("127.0.0.1", 1)})
+        _, version = write_plan(client, name, {ExecutorId(1, 1): ("127.0.0.1", 1)})
         assert wait_decision(client, name, topo_id, version, 120).status == "rejected"
 
         def series():

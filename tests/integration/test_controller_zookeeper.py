@@ -31,7 +31,7 @@ def test_a_restarted_controller_finds_the_pending_action_and_a_stale_one_is_fenc
     try:
         store_a = StateStore(a, f"{base}/state")
         state, version = store_a.load()
-        mv = Move("wc", "[1-1]", "h1:1", "h2:1", "test")
+        mv = Move("wc", "[1,1]", "h1:1", "h2:1", "test")
         version = store_a.save(state.begin(1, [mv], 10.0), version)
         a.stop()  # the controller dies between write-ahead and completion
 

@@ -1,4 +1,4 @@
-"""Documents that break the executor span rule (pycontrol/executor_spans.py, tests/vectors/documents) on
+"""Documents that break the executor span rule (pycontrol/wire/executor.py, tests/vectors/documents) on
 the real cluster: a forged metrics document with a span to 2^31-1 in a topology's metrics directory does
 not stop Nimbus (it logs one rejection per document and keeps deciding plans), `pycontrol inspect` skips
 it with the reason instead of hanging, and plans naming a huge range or an unknown executor are rejected
@@ -19,6 +19,7 @@ from pycontrol import zk
 from pycontrol.cluster.layout import Layout
 from pycontrol.migration.migrate import wait_decision, write_plan
 from pycontrol.storm import placement, submit
+from pycontrol.wire.executor import ExecutorId
 from tests.conftest import wait_for
 
 pytestmark = pytest.mark.cluster
@@ -87,7 +88,7 @@ def test_a_forged_span_does_not_stop_nimbus_or_inspect_and_bad_plans_are_rejecte
                             {"request_id": "forged", "placement": {f"[1,{2**31 - 1}]": f"{host}:{port}"}})
     d = wait_decision(client, NAME, topo_id, version, 60)
     assert d.status == "rejected" and "span_too_large" in d.reason and "[1,2147483647]" in d.reason, d
-    _, version = write_plan(client, NAME, {(999, 999): (host, port)})
+    _, version = write_plan(client, NAME, {ExecutorId(999, 999): (host, port)})
     d = wait_decision(client, NAME, topo_id, version, 60)
     assert d.status == "rejected" and "unknown_executor: executor [999,999]" in d.reason, d
     # One WARN per written document, not one per round: several rounds have passed by now.

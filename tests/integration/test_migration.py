@@ -19,8 +19,8 @@ from pycontrol.cluster.layout import Layout
 from pycontrol.migration.migrate import migrate, wait_decision, where_is, write_plan
 from pycontrol.migration.events import first
 from pycontrol.migration.observe import slot_events, wait_move_done, worker_pids
-from pycontrol.migration.plan import executor_key, parse_executor
 from pycontrol.storm import placement, submit
+from pycontrol.wire.executor import ExecutorId
 from pycontrol.workloads.submit import submit_workload
 from tests.conftest import wait_for
 
@@ -71,11 +71,11 @@ def _move(cluster, topo_id, client, component: str) -> dict:
     r = migrate(client, rest, NAME, mover.executor, (host, int(port)), wait=True, timeout_s=90)
     assert r.decision.status == "applied", r.decision
     assert r.source == source
-    assert where_is(rest, topo_id, parse_executor(mover.executor)) == target
+    assert where_is(rest, topo_id, mover.executor) == target
     # Started in the target worker, shut down in the source worker after the lazy kill...
-    timeline = wait_move_done(cluster.spec, parse_executor(mover.executor), source, target, t0_ms, 90)
+    timeline = wait_move_done(cluster.spec, mover.executor, source, target, t0_ms, 90)
     # ...each worker's events naming the phase its side of the move reached...
-    key = executor_key(*parse_executor(mover.executor))
+    key = str(mover.executor)
     assert first(slot_events(cluster.spec, target), "started", t0_ms, executor=key)["phase"] == "started"
     assert first(slot_events(cluster.spec, source), "stopped", t0_ms, executor=key)["phase"] == "retired"
     switched = first(slot_events(cluster.spec, source), "switch", t0_ms)
@@ -83,7 +83,7 @@ def _move(cluster, topo_id, client, component: str) -> dict:
     # ...and neither worker JVM restarted.
     assert worker_pids(cluster.spec, topo_id, set(slots)) == pids
     assert all(psutil.pid_exists(p) for p in pids.values())
-    return {"executor": mover.executor, "from": source, "to": target, "decided_s": r.decided_after_s,
+    return {"executor": str(mover.executor), "from": source, "to": target, "decided_s": r.decided_after_s,
             "rest_visible_s": r.visible_after_s, **timeline.__dict__}
 
 
@@ -110,13 +110,13 @@ def test_a_plan_naming_a_missing_executor_or_port_is_rejected_and_nothing_moves(
     slot = f"{before[0].host}:{before[0].port}"
     host = before[0].host
 
-    rid, version = write_plan(client, NAME, {(999, 999): (host, int(slot.split(":")[1]))})
+    rid, version = write_plan(client, NAME, {ExecutorId(999, 999): (host, int(slot.split(":")[1]))})
     d = wait_decision(client, NAME, topo_id, version, 60)
     assert d.status == "rejected" and "executor [999,999] is not an executor of" in d.reason, d
     assert d.request_id == rid
 
     mover = next(p for p in before if p.component == "relay")
-    rid, version = write_plan(client, NAME, {parse_executor(mover.executor): (host, 1)})
+    rid, version = write_plan(client, NAME, {mover.executor: (host, 1)})
     d = wait_decision(client, NAME, topo_id, version, 60)
     assert d.status == "rejected" and "port 1 is not a worker slot" in d.reason, d
 
@@ -132,7 +132,7 @@ def test_a_written_plan_starts_a_scheduling_round_at_once(cluster, relay):
     offset = nimbus_log.stat().st_size
     host = placement.placement(cluster.rest, topo_id)[0].host
 
-    rid, version = write_plan(client, NAME, {(999, 999): (host, 1)})
+    rid, version = write_plan(client, NAME, {ExecutorId(999, 999): (host, 1)})
     d = wait_decision(client, NAME, topo_id, version, 60)
     assert d.status == "rejected" and d.request_id == rid, d
 
@@ -167,18 +167,18 @@ def test_one_plan_moving_several_executors_into_a_worker_builds_them_together(cl
     for a, b, group in [(src, dst, movers), (dst, src, movers)]:
         t0_ms = time.time() * 1000
         host, port = b.rsplit(":", 1)
-        _, version = write_plan(client, NAME, {parse_executor(e): (host, int(port)) for e in group})
+        _, version = write_plan(client, NAME, {e: (host, int(port)) for e in group})
         d = wait_decision(client, NAME, topo_id, version, 60)
         assert d.status == "applied", d
         for e in group:
-            wait_move_done(cluster.spec, parse_executor(e), a, b, t0_ms, 90)
+            wait_move_done(cluster.spec, e, a, b, t0_ms, 90)
         started = [e for e in slot_events(cluster.spec, b) if e["event"] == "started" and e["t_ms"] >= t0_ms]
-        assert sorted(parse_executor(e["executor"]) for e in started) == sorted(parse_executor(x) for x in group)
+        assert sorted(ExecutorId.parse(e["executor"]) for e in started) == sorted(group)
         assert all(e["batch"] == len(group) for e in started), started
         switches = [e for e in slot_events(cluster.spec, b) if e["event"] == "switch" and e["t_ms"] >= t0_ms]
         assert [e["in"] for e in switches] == [len(group)], switches
         wait_for("the UI listing every moved executor at its new place",
-                 lambda: all(where_is(rest, topo_id, parse_executor(e)) == b for e in group), 60, 1)
+                 lambda: all(where_is(rest, topo_id, e) == b for e in group), 60, 1)
         print(f"{len(group)} executors {a} -> {b}: create_ms {[e['create_ms'] for e in started]}, "
               f"ready_ms {[e['ready_ms'] for e in started]}")
     assert worker_pids(cluster.spec, topo_id, set(slots)) == pids
@@ -216,7 +216,7 @@ def test_a_python_shellbolt_executor_moves_with_its_child_process(cluster, relay
         host, port = target.rsplit(":", 1)
         r = migrate(client, rest, name, mover.executor, (host, int(port)), wait=True, timeout_s=120)
         assert r.decision.status == "applied", r.decision
-        wait_move_done(cluster.spec, parse_executor(mover.executor), source, target, t0_ms, 120)
+        wait_move_done(cluster.spec, mover.executor, source, target, t0_ms, 120)
         assert worker_pids(cluster.spec, topo_id, slots) == pids
         after = wait_for("the Python child moved with its executor",
                          lambda: (a := {slot: _python_children(pid, split) for slot, pid in pids.items()})

@@ -29,9 +29,9 @@ from pycontrol.errors import UserError
 from pycontrol.migration.events import first
 from pycontrol.migration.migrate import migrate, wait_decision, write_plan
 from pycontrol.migration.observe import slot_events, wait_move_done, worker_pids
-from pycontrol.migration.plan import executor_key, parse_executor
 from pycontrol.storm import placement, submit
 from pycontrol.storm.rest import RestError
+from pycontrol.wire.executor import ExecutorId
 from tests.conftest import SLOW_START, TEST_PORT_BASE, LiveCluster, assert_nothing_left, wait_for
 
 pytestmark = pytest.mark.cluster
@@ -115,8 +115,8 @@ def _places(rest, topo_id) -> list[placement.ExecutorPlace]:
     return placement.placement(rest, topo_id)
 
 
-def _where(rest, topo_id) -> dict[str, str]:
-    """Executor ("[3-3]") -> "host:port" of every spout and bolt executor the UI lists (live ones)."""
+def _where(rest, topo_id) -> dict[ExecutorId, str]:
+    """Executor -> "host:port" of every spout and bolt executor the UI lists (live ones)."""
     return {p.executor: f"{p.host}:{p.port}" for p in _places(rest, topo_id)}
 
 
@@ -160,7 +160,7 @@ def _node_of(stream: Stream, slot: str):
     return next(n for n in stream.cluster.spec.node_specs if n.host == host)
 
 
-def _pick_move(places: list[placement.ExecutorPlace], source: str | None = None) -> tuple[str, str, str]:
+def _pick_move(places: list[placement.ExecutorPlace], source: str | None = None) -> tuple[ExecutorId, str, str]:
     """(executor, source slot, target slot): a bolt executor of `source` (default: the slot with the most
     bolt executors) to the topology's other worker. The spout never moves: a moved or killed spout
     forgets the tuples it would replay (storm-plugins/migration README, Limits)."""
@@ -215,7 +215,7 @@ def _workers_changed(spec, topo_id: str, pids: dict[str, int]) -> str:
     return "\n".join(report)
 
 
-def _moved(before: dict[str, str], executor: str, target: str) -> dict[str, str]:
+def _moved(before: dict[ExecutorId, str], executor: ExecutorId, target: str) -> dict[ExecutorId, str]:
     return {**before, executor: target}
 
 
@@ -254,8 +254,8 @@ def test_the_destination_worker_killed_during_a_move_comes_back_running_the_move
     acked0, failed0 = _counts(rest, stream.topo_id)
 
     t0_ms = time.time() * 1000
-    rid, version = write_plan(client, NAME, {parse_executor(mover): _target(dst)})
-    key = executor_key(*parse_executor(mover))
+    rid, version = write_plan(client, NAME, {mover: _target(dst)})
+    key = str(mover)
     reconcile = wait_for("the destination worker reconciling to the new plan",
                          lambda: first(slot_events(spec, dst), "reconcile", t0_ms), 120, poll_s=0.01)
     os.kill(pids[dst], signal.SIGKILL)
@@ -325,7 +325,7 @@ def test_a_supervisor_crash_and_restart_keeps_the_workers_and_moves_still_work(f
     t0_ms = time.time() * 1000
     r = migrate(client, rest, NAME, mover, _target(dst), wait=True, timeout_s=180)
     assert r.decision.status == "applied" and r.source == src, r
-    timeline = wait_move_done(spec, parse_executor(mover), src, dst, t0_ms, 120)
+    timeline = wait_move_done(spec, mover, src, dst, t0_ms, 120)
     assert not (why := _workers_changed(spec, stream.topo_id, pids)), f"a worker was restarted:\n{why}"
     wait_for("the placement: only the moved executor changed", lambda: _settled(stream, _moved(before, mover, dst)),
              60, 2)
@@ -455,7 +455,7 @@ def test_zookeeper_restart_refuses_moves_while_down_and_applies_them_once_back(f
     stopped_ms = time.time() * 1000
     wait_for("the control plane's client noticing the outage", lambda: not client.connected, 30, 0.1)
 
-    cli = subprocess.run([sys.executable, "-m", "pycontrol", "migrate", NAME, "--executor", mover, "--to", dst,
+    cli = subprocess.run([sys.executable, "-m", "pycontrol", "migrate", NAME, "--executor", str(mover), "--to", dst,
                           "--home", str(spec.home), "--timeout", "30"], capture_output=True, text=True, timeout=120)
     assert cli.returncode == 2, cli
     assert "Traceback" not in cli.stderr, cli.stderr
@@ -494,7 +494,7 @@ def test_zookeeper_restart_refuses_moves_while_down_and_applies_them_once_back(f
     t0_ms = time.time() * 1000
     r, unknown_slot = _migrate_once_nimbus_has_the_slot(client, rest, mover, dst, 180)
     assert r.decision.status == "applied" and r.source == src, r
-    timeline = wait_move_done(spec, parse_executor(mover), src, dst, t0_ms, 120)
+    timeline = wait_move_done(spec, mover, src, dst, t0_ms, 120)
     assert not (why := _workers_changed(spec, stream.topo_id, pids)), f"a worker was restarted:\n{why}"
     wait_for("the placement: only the moved executor changed", lambda: _settled(stream, _moved(before, mover, dst)),
              60, 2)
@@ -516,7 +516,7 @@ def test_zookeeper_restart_refuses_moves_while_down_and_applies_them_once_back(f
         f"failed (replayed) +{failed - failed0}")
 
 
-def _migrate_once_nimbus_has_the_slot(client, rest, mover: str, dst: str, timeout_s: float):
+def _migrate_once_nimbus_has_the_slot(client, rest, mover: ExecutorId, dst: str, timeout_s: float):
     """The move to `dst` once Nimbus schedules onto its restarted supervisor. The REST API lists a supervisor
     before Nimbus's scheduling round has it, and a plan naming a target the round does not know is rejected
     ("slot ... does not exist", or "no live supervisor has id or host ..." while the round has no supervisors

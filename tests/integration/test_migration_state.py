@@ -40,8 +40,8 @@ def moved_count(cluster, tmp_path_factory):
         mover = Mover(cluster, client, NAME, run.topo_id)
         counts = executors_of(cluster, run.topo_id, "count")
         executor = next(e for e in counts if mover.assignment()[e] == a)
-        task = executor[0]
-        assert executor == (task, task), "one task per count executor"
+        task = executor.start
+        assert executor.end == task, "one task per count executor"
         source_dir, target_dir = slot_dir(cluster, run.topo_id, a), slot_dir(cluster, run.topo_id, b)
 
         def counted_on(d):

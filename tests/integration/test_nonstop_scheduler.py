@@ -64,7 +64,7 @@ def test_the_topology_conf_picks_the_scheduler_and_the_rest_is_default_and_plan_
         assert record["scheduler"] == "aniello-offline" and record["status"] == "applied", record
         assert record["topology_id"] == ids[ANIELLO], record
         assert record["reason"].startswith("offline placement (alpha=1.0, beta=1.0)"), record
-        now_at = {"[{},{}]".format(*p.executor.strip("[]").split("-")): f"{p.host}:{p.port}" for p in aniello}
+        now_at = {str(p.executor): f"{p.host}:{p.port}" for p in aniello}
         moved = {m["executor"]: m["to"] for m in record["moves"] if m["executor"] in now_at}
         assert moved and all(now_at[e] == to for e, to in moved.items()), (record["moves"], now_at)
         # The plain topology has no scheduler record: Storm's default placed it.

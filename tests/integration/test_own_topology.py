@@ -21,8 +21,9 @@ import yaml
 
 from pycontrol.migration.migrate import where_is
 from pycontrol.migration.observe import worker_pids
-from pycontrol.migration.plan import parse_executor
 from pycontrol.storm import placement
+from pycontrol.storm.rest import executor_id
+from pycontrol.wire.executor import ExecutorId
 from tests.conftest import wait_for
 from tests.fixtures.own_topologies.build import build_jar
 
@@ -94,16 +95,16 @@ def _move(cluster, name: str, topo_id: str, component: str) -> tuple[str, str]:
     target = next(s for s in slots if s.split(":")[0] != mover.host)
     pids = worker_pids(cluster.spec, topo_id, slots)
     assert set(pids) == slots
-    _cli(cluster, "migrate", name, "--executor", mover.executor, "--to", target, "--wait", "--timeout", "180")
-    assert where_is(rest, topo_id, parse_executor(mover.executor)) == target
+    _cli(cluster, "migrate", name, "--executor", str(mover.executor), "--to", target, "--wait", "--timeout", "180")
+    assert where_is(rest, topo_id, mover.executor) == target
     assert worker_pids(cluster.spec, topo_id, slots) == pids
     assert all(psutil.pid_exists(p) for p in pids.values())
     return mover.executor, target
 
 
-def _executed(cluster, topo_id: str, component: str, executor: str) -> int:
+def _executed(cluster, topo_id: str, component: str, executor: ExecutorId) -> int:
     for e in cluster.rest.component(topo_id, component).get("executorStats", []):
-        if e["id"] == executor:
+        if executor_id(e) == executor:
             return int(e.get("executed") or 0)
     return 0
 
@@ -196,7 +197,7 @@ def test_a_windowed_bolt_and_a_tick_bolt_keep_firing_on_their_new_home(cluster, 
         wait_for(f"{kind} bolts firing", lambda: any(_fired(f)[1] > 0 for f in tmp_path.glob(f"{kind}-*")), 300)
         executor, target = _move(cluster, name, topo_id, kind)
         target_pid = worker_pids(cluster.spec, topo_id, {target})[target]
-        record = tmp_path / f"{kind}-{parse_executor(executor)[0]}"
+        record = tmp_path / f"{kind}-{executor.start}"
         # The moved task's new instance fires in the target worker's JVM, again and again.
         first = wait_for(f"{kind} {executor} firing in the worker at {target} (pid {target_pid})",
                          lambda: _fired(record)[1] if _fired(record)[0] == target_pid else 0, 180)
@@ -251,16 +252,16 @@ def test_a_stateful_bolt_with_in_memory_state_is_not_moved_live_and_keeps_checkp
     mover = next(p for p in places if p.component == "state")
     target = next(s for s in slots if s.split(":")[0] != mover.host)
     pids = worker_pids(cluster.spec, topo_id, slots)
-    record = tmp_path / f"state-{parse_executor(mover.executor)[0]}"
+    record = tmp_path / f"state-{mover.executor.start}"
     before = _checkpoints(record)
 
-    refused = _cli(cluster, "migrate", name, "--executor", mover.executor, "--to", target, "--wait", "--timeout", "180",
+    refused = _cli(cluster, "migrate", name, "--executor", str(mover.executor), "--to", target, "--wait", "--timeout", "180",
                    check=False)
     assert refused.returncode != 0, refused.stdout
     assert "rejected" in refused.stderr and "is not moved live: in_memory_state" in refused.stderr \
         and "rebalance" in refused.stderr, \
         refused.stderr
-    assert where_is(cluster.rest, topo_id, parse_executor(mover.executor)) == f"{mover.host}:{mover.port}"
+    assert where_is(cluster.rest, topo_id, mover.executor) == f"{mover.host}:{mover.port}"
     wait_for(f"state {mover.executor} committing again in its own worker",
              lambda: (lambda now: now[0] == before[0] and now[2] > before[2])(_checkpoints(record)), 120)
     wait_for(f"{name}: all {TOTAL} tuples acked", lambda: _status(status)[1] == TOTAL, 900, 2)
@@ -284,11 +285,11 @@ def test_a_component_the_topology_pins_is_not_moved_live_and_the_refusal_says_so
     mover = next(p for p in places if p.component == "count")
     target = next(s for s in slots if s.split(":")[0] != mover.host)
     pids = worker_pids(cluster.spec, topo_id, slots)
-    refused = _cli(cluster, "migrate", name, "--executor", mover.executor, "--to", target, "--wait", "--timeout", "180",
+    refused = _cli(cluster, "migrate", name, "--executor", str(mover.executor), "--to", target, "--wait", "--timeout", "180",
                    check=False)
     assert refused.returncode != 0
     assert "rejected" in refused.stderr and "(count) is not moved live: pinned" in refused.stderr, refused.stderr
-    assert where_is(cluster.rest, topo_id, parse_executor(mover.executor)) == f"{mover.host}:{mover.port}"
+    assert where_is(cluster.rest, topo_id, mover.executor) == f"{mover.host}:{mover.port}"
     assert worker_pids(cluster.spec, topo_id, slots) == pids
     _kill(cluster, name)
 
@@ -372,7 +373,7 @@ def test_a_trident_persistent_aggregate_keeps_committing_batches_after_live_move
     topo_id = _running(cluster, name, 6)  # $mastercoord-bg0, $spoutcoord-spout-words, spout-words, b-0, b-1 x2
     wait_for(f"{name}: both partitions counting", lambda: len(list(tmp_path.glob("counts-?"))) == 2, 300)
     partitions = sorted((p for p in placement.placement(cluster.rest, topo_id) if p.component == "b-1"),
-                        key=lambda p: parse_executor(p.executor)[0])
+                        key=lambda p: p.executor.start)
     executor, target = _move(cluster, name, topo_id, "b-1")
     moved = next(i for i, p in enumerate(partitions) if p.executor == executor)
     committed_at_move = _committed(status)[1]

@@ -128,7 +128,7 @@ def test_the_page_draws_nimbus_placement_and_follows_a_live_move(cluster, counti
     profile = tmp_path / "chromium-profile"
 
     # Every executor Nimbus reports is drawn in the worker Nimbus puts it in.
-    nimbus = {p.executor: f"{p.host}:{p.port}" for p in placement.placement(rest, topo_id)}
+    nimbus = {p.executor.ui: f"{p.host}:{p.port}" for p in placement.placement(rest, topo_id)}
     dom = render(url, profile)
     assert not dom.error_shown
     assert {e: s for e, s in dom.slots(NAME).items() if e in nimbus} == nimbus
@@ -147,15 +147,15 @@ def test_the_page_draws_nimbus_placement_and_follows_a_live_move(cluster, counti
 
     def shows_the_move():
         d = render(url, profile)
-        row = [m for m in d.moves if m.get("data-topology") == NAME and m.get("data-executor") == mover.executor
+        row = [m for m in d.moves if m.get("data-topology") == NAME and m.get("data-executor") == mover.executor.ui
                and m.get("data-from") == source and m.get("data-to") == target]
-        marked = [e for e in d.executors if e.get("data-topology") == NAME and e["data-executor"] == mover.executor
+        marked = [e for e in d.executors if e.get("data-topology") == NAME and e["data-executor"] == mover.executor.ui
                   and "moved" in e.get("class", "").split()]
-        return d if d.slots(NAME).get(mover.executor) == target and row and marked else None
+        return d if d.slots(NAME).get(mover.executor.ui) == target and row and marked else None
 
     dom = wait_for("the page shows the executor in its new worker and the move", shows_the_move, 60, poll_s=0.5)
-    after = {p.executor: f"{p.host}:{p.port}" for p in placement.placement(rest, topo_id)}
-    assert after[mover.executor] == target
+    after = {p.executor.ui: f"{p.host}:{p.port}" for p in placement.placement(rest, topo_id)}
+    assert after[mover.executor.ui] == target
     assert {e: s for e, s in dom.slots(NAME).items() if e in after} == after
     assert not dom.error_shown
 

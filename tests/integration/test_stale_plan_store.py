@@ -18,6 +18,7 @@ import pytest
 from pycontrol import zk
 from pycontrol.migration.events import first
 from pycontrol.migration.observe import slot_events
+from pycontrol.wire.executor import ExecutorId
 from pycontrol.workloads import series
 from tests.conftest import wait_for
 from tests.integration.migration_runs import (FeedSwitch, Mover, both_workers, executors_of, pids_of, slot_dir,
@@ -44,12 +45,12 @@ def _read_plan(path) -> dict | None:
         return None
 
 
-def _runs_at(plan: dict | None, topo_id: str, port: str, executor: tuple[int, int]) -> bool:
+def _runs_at(plan: dict | None, topo_id: str, port: str, executor: ExecutorId) -> bool:
     """Does this plan store version put `executor` of `topo_id` on `port`, with a placement fingerprint?"""
     if not plan or topo_id not in plan.get("topologies", {}):
         return False
     mine = plan["ports"].get(port)
-    return bool(mine) and mine["topology"] == topo_id and list(executor) in mine["executors"]
+    return bool(mine) and mine["topology"] == topo_id and [executor.start, executor.end] in mine["executors"]
 
 
 def test_a_plan_store_older_than_the_assignment_never_overrides_it(cluster, tmp_path_factory):

@@ -231,7 +231,7 @@ def test_a_named_scheduler_the_controller_and_drain_work(release, tmp_path):
                      min((d.seq for d in metrics.read(topo_id).docs.values()), default=0) > seq, 60, 1)
         assert record["kind"] == "applied", kinds
         (move,) = record["applied"]
-        shown = {p.executor: f"{p.host}:{p.port}" for p in placement.placement(rest, topo_id)}
+        shown = {str(p.executor): f"{p.host}:{p.port}" for p in placement.placement(rest, topo_id)}
         assert shown[move["executor"]] == move["to_slot"]
 
         # ...and `pycontrol drain` empties a node.

@@ -22,7 +22,6 @@ from pycontrol.cluster import secrets
 from pycontrol.controller.leader import LOCK_PATH
 from pycontrol.controller.state_store import STATE_PATH
 from pycontrol.metrics.zk import DEFAULT_ROOT as METRICS_ROOT
-from pycontrol.migration.plan import parse_executor
 from pycontrol.migration.migrate import where_is, write_plan
 from pycontrol.storm import placement
 from pycontrol.workloads.submit import submit_workload
@@ -74,7 +73,7 @@ def _move_target(cluster, topo_id: str) -> tuple[str, str]:
 def test_the_suites_znodes_are_the_cluster_principals_alone(cluster, wordcount):
     topo_id, owner = wordcount
     executor, target = _move_target(cluster, topo_id)
-    r = _pycontrol("migrate", NAME, "--executor", executor, "--to", target, "--wait", "--timeout", "120",
+    r = _pycontrol("migrate", NAME, "--executor", str(executor), "--to", target, "--wait", "--timeout", "120",
                    "--home", str(cluster.spec.home))
     assert r.returncode == 0, r.stderr
     only = [ACL(Permissions.ALL, Id("digest", cluster.zk_auth.acl_id))]
@@ -92,8 +91,8 @@ def test_a_client_without_the_clusters_credentials_can_change_nothing(cluster, w
     owner.ensure_path(zk.CONTROLLER)
     if owner.exists(f"{zk.PLANS}/{NAME}") is None:  # run alone: a plan that leaves an executor where it is
         executor, _ = _move_target(cluster, topo_id)
-        where = where_is(cluster.rest, topo_id, parse_executor(executor))
-        write_plan(owner, NAME, {parse_executor(executor): (where.split(":")[0], int(where.split(":")[1]))})
+        where = where_is(cluster.rest, topo_id, executor)
+        write_plan(owner, NAME, {executor: (where.split(":")[0], int(where.split(":")[1]))})
     plan_before = owner.get(f"{zk.PLANS}/{NAME}")
     stranger = _client(cluster, payload)
     try:
@@ -124,7 +123,7 @@ def test_a_client_without_the_clusters_credentials_can_change_nothing(cluster, w
 def test_the_command_line_without_the_credentials_says_so_in_one_line(cluster, wordcount, tmp_path):
     topo_id, _ = wordcount
     executor, target = _move_target(cluster, topo_id)
-    args = ["migrate", NAME, "--executor", executor, "--to", target, "--zk", cluster.zk_hosts,
+    args = ["migrate", NAME, "--executor", str(executor), "--to", target, "--zk", cluster.zk_hosts,
             "--ui", cluster.spec.ui_url, "--home", str(tmp_path / "no-cluster-here")]
     missing = _pycontrol(*args, env={"PYCONTROL_ZK_AUTH": ""})
     assert missing.returncode != 0
@@ -139,7 +138,7 @@ def test_the_command_line_without_the_credentials_says_so_in_one_line(cluster, w
     assert len(lines) == 1 and "credentials of user 'nonstop' do not match" in lines[0], wrong.stderr
     assert "not-the-password" not in wrong.stderr
     # Nothing moved: the executor is where it was.
-    assert where_is(cluster.rest, topo_id, parse_executor(executor)) != target
+    assert where_is(cluster.rest, topo_id, executor) != target
 
 
 def test_the_authenticated_command_line_reads_the_controller_state(cluster, wordcount):

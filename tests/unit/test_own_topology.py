@@ -16,7 +16,8 @@ from click.testing import CliRunner
 
 from pycontrol.cli.topology_cmd import parse_executor_counts, topology
 from pycontrol.errors import UserError
-from pycontrol.storm import flux_submit, jar_submit, sparse_submit
+from pycontrol.storm import flux_submit, jar_submit
+from pycontrol.workloads import sparse_submit
 from pycontrol.storm.rest import StormRest
 from pycontrol.workloads.spec import export_spec
 from tests.fixtures.own_topologies.build import build_jar

@@ -7,7 +7,8 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import pytest
 
 from pycontrol.errors import UserError
-from pycontrol.storm.rest import RestAccessDenied, RestError, StormRest
+from pycontrol.storm.rest import RestAccessDenied, RestError, StormRest, executor_id
+from pycontrol.wire.executor import ExecutorId
 
 TOKEN = "unit-test-token-0123456789"
 
@@ -111,3 +112,11 @@ def test_a_wrong_token_is_refused_with_the_servers_reason(ui):
     with pytest.raises(RestAccessDenied, match="HTTP 403, the UI REST server refused: the bearer token is not") as e:
         StormRest(ui, token="wrong-token-0123456789").rebalance("wc-1-2", 0)
     assert "has no nonstop.ui.token" not in str(e.value)
+
+
+def test_executors_of_the_rest_api_are_read_in_the_uis_spelling_only():
+    assert executor_id({"id": "[3-4]", "host": "h"}) == ExecutorId(3, 4)
+    assert executor_id({"id": "[-1--1]"}).system
+    for bad in ({"id": "[3,4]"}, {"id": "[0-0]"}, {"id": None}, {}):
+        with pytest.raises(RestError, match="without a \\[start-end\\] id"):
+            executor_id(bad)

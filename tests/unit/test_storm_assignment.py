@@ -8,6 +8,7 @@ import pytest
 
 from pycontrol.errors import UserError
 from pycontrol.storm.assignment import decode_assignment
+from pycontrol.wire.executor import ExecutorId
 
 # /storm/assignments/<id> of the Java word count (8 workers on 2 nodes x 4 slots), taken from a local cluster.
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "storm-assignment-wordcount.bin"
@@ -16,7 +17,7 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "storm-assignment-w
 def test_a_real_assignment_places_every_executor_on_the_nodes_hosts():
     placement = decode_assignment(FIXTURE.read_bytes())
     # 8 ackers + 24 count + 1 spout + 12 split, one task each, tasks 1..45
-    assert sorted(placement) == [(t, t) for t in range(1, 46)]
+    assert sorted(placement) == [ExecutorId(t, t) for t in range(1, 46)]
     per_slot = Counter(placement.values())
     assert len(per_slot) == 8 and sorted(per_slot.values()) == [5, 5, 5, 6, 6, 6, 6, 6]
     assert {slot.rsplit(":", 1)[0] for slot in per_slot} == {"127.0.0.11", "127.0.0.12"}

@@ -25,7 +25,7 @@ MAX_TRIES = 2000
 
 @dataclass(frozen=True)
 class Move:
-    executor: str   # any spelling the caller uses, e.g. "[3-3]"
+    executor: str   # "[3,3]"
     source: str     # slot "host:port"
     target: str
 

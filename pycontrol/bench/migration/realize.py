@@ -12,10 +12,11 @@ from kazoo.client import KazooClient
 from pycontrol.bench.migration.driver import Move
 from pycontrol.errors import UserError
 from pycontrol.migration.migrate import wait_decision, write_plan
-from pycontrol.migration.plan import executor_key, parse_executor, parse_target, ui_executor
 from pycontrol.storm.assignment import read_assignment
 from pycontrol.storm.placement import placement as rest_placement
 from pycontrol.storm.rest import RestError, StormRest
+from pycontrol.wire.executor import ExecutorId
+from pycontrol.wire.plan_document import parse_target
 
 # Word count: the bolts move; the spout (pacing, measurement series) and Storm's ackers stay unless
 # the run asks for them too (--move-spouts).
@@ -25,7 +26,7 @@ MOVABLE_WITH_SPOUTS = ("sentences", "__acker", "split", "count")
 
 @dataclass(frozen=True)
 class TopologyPlacement:
-    placement: dict[str, str]   # executor "[s-e]" -> slot "host:port", every executor of the topology
+    placement: dict[str, str]   # executor "[s,e]" -> slot "host:port", every executor of the topology
     movable: frozenset[str]
     slots: tuple[str, ...]
 
@@ -42,7 +43,7 @@ class ExecutorComponents:
     def refresh(self) -> dict[str, str]:
         try:
             for p in rest_placement(self.rest, self.topology_id, sys=True):
-                self.known[p.executor] = p.component
+                self.known[str(p.executor)] = p.component
         except RestError:
             pass  # keep what is known; the next read may work
         return self.known
@@ -53,14 +54,14 @@ def read_placement(client: KazooClient, topology_id: str, components: ExecutorCo
     """Every executor's slot from Nimbus's assignment (ackers and spout count towards the spread);
     movable = executors known to belong to the movable components. The API is asked only while some
     executors are unknown (its component pages take seconds on a loaded machine)."""
-    placement = {ui_executor(*e): slot for e, slot in read_assignment(client, topology_id).items()}
+    placement = {str(e): slot for e, slot in read_assignment(client, topology_id).items()}
     known = components.refresh() if set(placement) - set(components.known) else components.known
     movable = frozenset(e for e in placement if known.get(e) in movable_components)
     return TopologyPlacement(placement, movable, tuple(sorted(set(placement.values()))))
 
 
-def plan_moves(moves: tuple[Move, ...]) -> dict[tuple[int, int], tuple[str, int]]:
-    return {parse_executor(m.executor): parse_target(m.target) for m in moves}
+def plan_moves(moves: tuple[Move, ...]) -> dict[ExecutorId, tuple[str, int]]:
+    return {ExecutorId.parse(m.executor): parse_target(m.target) for m in moves}
 
 
 class PlanMover:
@@ -76,7 +77,7 @@ class PlanMover:
         t0_ms = time.time() * 1000
         rid, version = write_plan(self.client, self.topology, plan_moves(moves))
         record = {"t0_ms": round(t0_ms), "request_id": rid, "plan_version": version,
-                  "moves": [{"executor": executor_key(*parse_executor(m.executor)), "from": m.source, "to": m.target}
+                  "moves": [{"executor": m.executor, "from": m.source, "to": m.target}
                             for m in moves]}
         try:
             d = wait_decision(self.client, self.topology, self.topology_id, version, self.decision_timeout_s)

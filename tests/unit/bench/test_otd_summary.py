@@ -8,7 +8,7 @@ from pycontrol.bench.otd.live import RecordingSink, calibrated_thresholds
 from pycontrol.bench.otd.runner import make_options
 from pycontrol.bench.otd.samples import sample_of
 from pycontrol.bench.otd.scaling import parse_sizes, per_pair
-from pycontrol.controller.decisions import APPLIED, NO_ACTION, DecisionRecord
+from pycontrol.controller.decisions import APPLIED, NO_ACTION, ControllerDecisionRecord
 from pycontrol.errors import UserError
 from tests.unit.controller.fakes import model
 
@@ -129,9 +129,9 @@ def test_the_sink_keeps_applied_moves_with_their_reasons_and_counts_every_kind()
     data, said = RunData("t-1"), []
     move = {"topology": "wc", "executor": "[3-3]", "from_slot": A, "to_slot": B, "reason": "", "expected_gain": 0}
     RecordingSink(data, said.append).publish([
-        DecisionRecord(4, 50.0, "wc", "otd", APPLIED, "computation-bound; otd case 1", applied=[move],
+        ControllerDecisionRecord(4, 50.0, "wc", "otd", APPLIED, "computation-bound; otd case 1", applied=[move],
                        outcome="applied"),
-        DecisionRecord(5, 55.0, "wc", "otd", NO_ACTION, "balanced")])
+        ControllerDecisionRecord(5, 55.0, "wc", "otd", NO_ACTION, "balanced")])
     assert data.decisions == {APPLIED: 1, NO_ACTION: 1}
     assert data.moves == [{"at": 50.0, "cycle": 4, "executor": "[3-3]", "from_slot": A, "to_slot": B,
                            "reason": "computation-bound; otd case 1", "predicted_gain": None, "outcome": "applied"}]

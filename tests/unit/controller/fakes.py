@@ -10,7 +10,7 @@ from kazoo.exceptions import BadVersionError, NodeExistsError, NoNodeError, Roll
 
 from pycontrol.controller.actions import Move
 from pycontrol.controller.planner import Plan, PlanningError
-from pycontrol.migration.plan import Decision
+from pycontrol.wire.decision_document import Decision
 from pycontrol.model.live import STATUS_OK, LiveModel, NodeState, WorkerState
 
 PERIOD_S = 5
@@ -215,7 +215,7 @@ class FakeCluster:
     def wait_decision(self, topology, topology_id, version, timeout_s):
         from pycontrol.errors import UserError
         if topology in self.bad_decision:
-            from pycontrol.migration.plan import BadDocument
+            from pycontrol.wire.decision_document import BadDocument
             raise BadDocument(f"/nonstop/decisions/{topology} v3: plan_version must be an integer, got 'x'")
         if self.no_decision:
             raise UserError(f"no decision on plan v{version} of {topology} after {timeout_s:.0f} s")

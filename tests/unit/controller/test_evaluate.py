@@ -12,7 +12,7 @@ CALM = EvalSettings(count_background=False)
 
 def two_workers(traffic=None, **kw):
     kw.setdefault("worker_load", {A: 0.3, B: 0.3})
-    return model({"[1-1]": A, "[2-2]": A, "[3-3]": B}, traffic or {}, now_s=NOW, **kw)
+    return model({"[1,1]": A, "[2,2]": A, "[3,3]": B}, traffic or {}, now_s=NOW, **kw)
 
 
 @pytest.mark.parametrize("kw, fragment", [
@@ -36,32 +36,32 @@ def test_a_model_collected_too_long_ago_is_refused_and_fresh_data_is_not():
 
 
 def test_the_critical_path_follows_the_busiest_branch():
-    comps = {"[1-1]": "spout", "[2-2]": "heavy", "[3-3]": "light", "[4-4]": "sink"}
+    comps = {"[1,1]": "spout", "[2,2]": "heavy", "[3,3]": "light", "[4,4]": "sink"}
     m = model({e: A for e in comps}, components=comps,
               dag=[("spout", "heavy"), ("spout", "light"), ("heavy", "sink"), ("light", "sink")],
-              cpu={"[1-1]": 0.1, "[2-2]": 0.9, "[3-3]": 0.2, "[4-4]": 0.1})
+              cpu={"[1,1]": 0.1, "[2,2]": 0.9, "[3,3]": 0.2, "[4,4]": 0.1})
     assert critical_path(m) == ["spout", "heavy", "sink"]
-    m.executors.nodes["[3-3]"]["capacity"] = 1.5   # Storm's capacity wins over CPU when it is known
+    m.executors.nodes["[3,3]"]["capacity"] = 1.5   # Storm's capacity wins over CPU when it is known
     assert critical_path(m) == ["spout", "light", "sink"]
 
 
 def test_bound_kinds():
-    crossing = {("[1-1]", "[3-3]"): 200.0}
-    local = {("[1-1]", "[2-2]"): 200.0}
+    crossing = {("[1,1]", "[3,3]"): 200.0}
+    local = {("[1,1]", "[2,2]"): 200.0}
     assert evaluate(two_workers(crossing), NOW, CALM).bound == COMMUNICATION
     assert evaluate(two_workers(local), NOW, CALM).bound == BALANCED
     assert evaluate(two_workers({}), NOW, CALM).bound == IDLE
     # Below the floor (OTD's threshold_asc) no move could be worth it.
-    assert evaluate(two_workers({("[1-1]", "[3-3]"): 5.0}), NOW, CALM).bound == BALANCED
+    assert evaluate(two_workers({("[1,1]", "[3,3]"): 5.0}), NOW, CALM).bound == BALANCED
     hot = evaluate(two_workers(crossing, worker_load={A: 1.7, B: 0.3}, node_cpus=2), NOW, CALM)
     assert hot.bound == COMPUTATION and hot.overloaded_workers == [A] and hot.worker_shares[A] == 0.85
     assert hot.worth_planning
 
 
 def test_bottlenecks_on_the_critical_path_and_idle_workers():
-    comps = {"[1-1]": "spout", "[2-2]": "parse", "[3-3]": "store"}
-    m = model({"[1-1]": A, "[2-2]": A, "[3-3]": B}, {("[1-1]", "[2-2]"): 50.0, ("[2-2]", "[3-3]"): 50.0},
-              components=comps, dag=[("spout", "parse"), ("parse", "store")], cpu={"[2-2]": 0.95},
+    comps = {"[1,1]": "spout", "[2,2]": "parse", "[3,3]": "store"}
+    m = model({"[1,1]": A, "[2,2]": A, "[3,3]": B}, {("[1,1]", "[2,2]"): 50.0, ("[2,2]", "[3,3]"): 50.0},
+              components=comps, dag=[("spout", "parse"), ("parse", "store")], cpu={"[2,2]": 0.95},
               worker_load={A: 1.0, B: 0.01}, now_s=NOW)
     ev = evaluate(m, NOW, CALM)
     assert ev.bound == COMPUTATION
@@ -72,7 +72,7 @@ def test_bottlenecks_on_the_critical_path_and_idle_workers():
 
 
 def test_a_busy_machine_counts_unless_other_processes_are_ignored():
-    crossing = {("[1-1]", "[3-3]"): 200.0}
+    crossing = {("[1,1]", "[3,3]"): 200.0}
     m = two_workers(crossing, node_cpus=2, node_busy={"h1": 1.95, "h2": 0.5})
     assert evaluate(m, NOW, EvalSettings(count_background=True)).bound == COMPUTATION
     assert evaluate(m, NOW, CALM).bound == COMMUNICATION

@@ -33,17 +33,17 @@ def test_the_cluster_io_turns_a_refused_plan_into_fenced_out_and_writes_nothing(
     client = FakeKazoo()
     fence = zk.Fence(EPOCH, zk.bump_epoch(client, EPOCH))
     io = StormClusterIO(client, rest=None, fence=lambda: fence)
-    assert io.write_plan("wc", {"[2-2]": "h2:6700"}) == 0
+    assert io.write_plan("wc", {"[2,2]": "h2:6700"}) == 0
     zk.bump_epoch(client, EPOCH)
     with pytest.raises(FencedOut, match="the plan for wc was refused"):
-        io.write_plan("wc", {"[2-2]": "h1:6700"})
+        io.write_plan("wc", {"[2,2]": "h1:6700"})
     assert zk.read_json(client, f"{zk.PLANS}/wc")[0]["placement"] == {"[2,2]": "h2:6700"}
 
 
 def test_a_controller_that_never_led_writes_no_plan():
     client = FakeKazoo()
     with pytest.raises(FencedOut, match="no leader epoch"):
-        StormClusterIO(client, rest=None, fence=lambda: None).write_plan("wc", {"[2-2]": "h2:6700"})
+        StormClusterIO(client, rest=None, fence=lambda: None).write_plan("wc", {"[2,2]": "h2:6700"})
     assert zk.read_json(client, f"{zk.PLANS}/wc") is None
 
 
@@ -55,3 +55,19 @@ def test_removing_a_topologys_documents_deletes_its_plan_and_decisions_only():
     assert io.remove_documents("old") == [f"{zk.PLANS}/old", f"{zk.DECISIONS}/old", "/ctl/decisions/old"]
     assert io.remove_documents("old") == []
     assert zk.read_json(client, f"{zk.PLANS}/live") is not None
+
+
+class _Rest:
+    """The two UI REST answers StormClusterIO.placement reads."""
+
+    def topology(self, topology_id, sys=False):
+        return {"spouts": [{"spoutId": "s"}], "bolts": [{"boltId": "__acker"}, {"boltId": "__system"}]}
+
+    def component(self, topology_id, component, sys=False):
+        ids = {"s": ["[1-1]", "[2-3]"], "__acker": ["[4-4]"], "__system": ["[-1--1]"]}[component]
+        return {"executorStats": [{"id": i, "host": "h1", "port": 6700} for i in ids]}
+
+
+def test_placement_is_read_in_the_uis_spelling_and_kept_in_the_wire_spelling():
+    io = StormClusterIO(FakeKazoo(), rest=_Rest())
+    assert io.placement("wc-1-1", system=True) == {"[1,1]": "h1:6700", "[2,3]": "h1:6700", "[4,4]": "h1:6700"}

@@ -20,7 +20,7 @@ from pycontrol.model.live import STATUS_STALE
 from tests.unit.controller.fakes import FakeCluster, FakeKazoo, FakePlanner, model
 
 A, B = "h1:1", "h2:1"
-TRAFFIC = {("[1-1]", "[2-2]"): 100.0, ("[1-1]", "[3-3]"): 100.0, ("[1-1]", "[4-4]"): 50.0}
+TRAFFIC = {("[1,1]", "[2,2]"): 100.0, ("[1,1]", "[3,3]"): 100.0, ("[1,1]", "[4,4]"): 50.0}
 
 
 class Sink:
@@ -35,10 +35,10 @@ class Rig:
     """The loop over a fake cluster whose models follow the cluster's placement."""
 
     def __init__(self, cfg: dict, moves=None, planner: FakePlanner | None = None, **cluster_kw):
-        self.cluster = FakeCluster({"wc": {"[1-1]": A, "[2-2]": A, "[3-3]": B, "[4-4]": B}}, **cluster_kw)
+        self.cluster = FakeCluster({"wc": {"[1,1]": A, "[2,2]": A, "[3,3]": B, "[4,4]": B}}, **cluster_kw)
         self.clock = ManualClock(1000.0)
         self.store = StateStore(FakeKazoo(), "/ctl/state")
-        self.planner = planner or FakePlanner(moves if moves is not None else [Move("wc", "[3-3]", B, A, "otd", 100.0)])
+        self.planner = planner or FakePlanner(moves if moves is not None else [Move("wc", "[3,3]", B, A, "otd", 100.0)])
         self.metrics = ControllerMetrics()
         self.sink = Sink()
         self.model_kw: dict = {}
@@ -73,7 +73,7 @@ def test_dry_run_explains_the_move_and_writes_nothing():
     rig = Rig(cfg(dry_run=True))
     (rec,) = rig.cycle()
     assert rec.kind == "dry-run" and rig.cluster.plans == []
-    assert rec.planned[0]["executor"] == "[3-3]" and rec.suppressed[0]["reason"] == "dry-run"
+    assert rec.planned[0]["executor"] == "[3,3]" and rec.suppressed[0]["reason"] == "dry-run"
     assert rec.predicted_gain == 100.0 and rec.applied == []
     assert rig.store.load()[0].log == () and rig.store.load()[0].pending is None
     assert rig.sample("nonstop_controller_decisions_total", topology="wc", kind="dry-run") == 1
@@ -83,15 +83,15 @@ def test_dry_run_explains_the_move_and_writes_nothing():
 
 
 def test_live_mode_applies_at_most_k_moves_and_records_the_outcome():
-    moves = [Move("wc", "[3-3]", B, A, "p", 100.0), Move("wc", "[2-2]", A, B, "p", 1.0),
-             Move("wc", "[1-1]", A, B, "p", 0.5)]
+    moves = [Move("wc", "[3,3]", B, A, "p", 100.0), Move("wc", "[2,2]", A, B, "p", 1.0),
+             Move("wc", "[1,1]", A, B, "p", 0.5)]
     rig = Rig(cfg(max_moves_per_cycle=2), moves)
     (rec,) = rig.cycle()
-    assert rec.kind == "applied" and [m["executor"] for m in rec.applied] == ["[3-3]", "[2-2]"]
-    assert rig.cluster.plans == [("wc", {"[3-3]": A, "[2-2]": B})]
+    assert rec.kind == "applied" and [m["executor"] for m in rec.applied] == ["[3,3]", "[2,2]"]
+    assert rig.cluster.plans == [("wc", {"[3,3]": A, "[2,2]": B})]
     assert rec.suppressed == [{"move": moves[2].to_dict(), "reason": "cap of 2 move(s) per cycle"}]
     assert rec.outcome.startswith("wc: applied")
-    assert rig.cluster.placements["wc"] == {"[1-1]": A, "[2-2]": B, "[3-3]": A, "[4-4]": B}
+    assert rig.cluster.placements["wc"] == {"[1,1]": A, "[2,2]": B, "[3,3]": A, "[4,4]": B}
     state = rig.store.load()[0]
     assert state.pending is None and state.log[-1]["cycle"] == 1 and len(state.log[-1]["moves"]) == 2
     assert rig.sample("nonstop_controller_applied_moves_total", topology="wc", policy="otd") == 2
@@ -114,13 +114,13 @@ def test_after_a_move_windows_that_began_before_it_are_refused():
 def test_cooldown_and_hysteresis_hold_the_next_moves_and_pin_moved_executors():
     rig = Rig(cfg(cooldown_s=20, hysteresis_s=100))
     assert rig.cycle()[0].kind == "applied"
-    rig.planner.moves = [Move("wc", "[3-3]", A, B, "back", 100.0)]
+    rig.planner.moves = [Move("wc", "[3,3]", A, B, "back", 100.0)]
     held = rig.cycle(advance=10)[0]
     assert held.kind == "held" and held.suppressed[0]["reason"].startswith("cooldown")
     again = rig.cycle(advance=10)[0]
     assert again.kind == "held"
     assert again.suppressed[0]["reason"] == "hysteresis: moved 20 s ago back to where it came from"
-    assert rig.planner.calls[-1] == ("wc", {"[3-3]"})      # the planner is told not to move it
+    assert rig.planner.calls[-1] == ("wc", {"[3,3]"})      # the planner is told not to move it
     assert len(rig.cluster.plans) == 1
     assert rig.sample("nonstop_controller_blocked_moves_total", topology="wc", reason="cooldown") == 1
     assert rig.sample("nonstop_controller_blocked_moves_total", topology="wc", reason="hysteresis") == 1
@@ -128,10 +128,10 @@ def test_cooldown_and_hysteresis_hold_the_next_moves_and_pin_moved_executors():
 
 def test_executors_nimbus_would_not_move_live_are_pinned_for_the_planner():
     rig = Rig(cfg())
-    rig.model_kw = {"components": {"[1-1]": "spout", "[2-2]": "state", "[3-3]": "state", "[4-4]": "sink"},
+    rig.model_kw = {"components": {"[1,1]": "spout", "[2,2]": "state", "[3,3]": "state", "[4,4]": "sink"},
                     "unmovable": {"state": "in_memory_state: ...", "spout": "pinned: ..."}}
     rig.cycle()
-    assert rig.planner.calls[-1] == ("wc", {"[1-1]", "[2-2]", "[3-3]"})
+    assert rig.planner.calls[-1] == ("wc", {"[1,1]", "[2,2]", "[3,3]"})
 
 
 def test_pause_holds_every_move_until_resumed():
@@ -167,7 +167,7 @@ def test_balanced_topologies_and_plan_only_policies_are_not_planned():
     rec = rig.cycle()[0]
     assert rec.kind == "no-action" and "plan-only" in rec.reason and rig.planner.calls == []
     rig = Rig(cfg())
-    rig.cluster.placements["wc"] = {"[1-1]": A, "[2-2]": A, "[3-3]": A, "[4-4]": A}   # all traffic local
+    rig.cluster.placements["wc"] = {"[1,1]": A, "[2,2]": A, "[3,3]": A, "[4,4]": A}   # all traffic local
     rec = rig.cycle()[0]
     assert rec.kind == "no-action" and rec.reason.startswith("balanced") and rig.planner.calls == []
     rig = Rig({"defaults": {"policy": "off"}})
@@ -184,9 +184,9 @@ def test_a_planner_failure_is_an_error_decision_and_the_loop_goes_on():
 def test_a_pending_action_is_recovered_before_anything_new_is_planned():
     rig = Rig(cfg())
     state, version = rig.store.load()
-    rig.store.save(state.begin(3, [Move("wc", "[2-2]", A, B)], 990.0), version)
+    rig.store.save(state.begin(3, [Move("wc", "[2,2]", A, B)], 990.0), version)
     assert rig.cycle() == [] and rig.planner.calls == []
-    assert rig.cluster.plans == [("wc", {"[2-2]": B})]
+    assert rig.cluster.plans == [("wc", {"[2,2]": B})]
     state = rig.store.load()[0]
     assert state.pending is None and state.log[-1]["outcome"].startswith("recovered: wc: applied")
     assert rig.cycle()[0].cycle == 5      # numbering continues after the recorded cycle
@@ -195,7 +195,7 @@ def test_a_pending_action_is_recovered_before_anything_new_is_planned():
 def test_a_pending_action_waits_while_paused():
     rig = Rig(cfg())
     state, version = rig.store.load()
-    rig.store.save(replace(state, paused=True).begin(3, [Move("wc", "[2-2]", A, B)], 990.0), version)
+    rig.store.save(replace(state, paused=True).begin(3, [Move("wc", "[2,2]", A, B)], 990.0), version)
     rec = rig.cycle()[0]
     assert rec.kind == "held" and rig.cluster.plans == [] and rig.store.load()[0].pending is not None
 
@@ -218,7 +218,7 @@ def test_the_gain_is_measured_once_the_windows_postdate_the_move():
     rig = Rig(cfg())
     rec = rig.cycle()[0]
     assert rec.kind == "applied" and rec.predicted_gain == 100.0
-    # Moving [3-3] next to [1-1]: the inter-node share of 250 t/s drops from 0.6 to 0.2.
+    # Moving [3,3] next to [1,1]: the inter-node share of 250 t/s drops from 0.6 to 0.2.
     assert rig.cycle(advance=2)[0].measured is None          # the window still began before the move
     later = rig.cycle(advance=10)[0]
     assert later.measured == {"cycle": 1, "predicted_gain": 100.0, "measured_gain": 100.0,
@@ -230,7 +230,7 @@ def test_the_gain_is_measured_once_the_windows_postdate_the_move():
 
 def test_a_topology_s_counters_are_exported_at_zero_from_its_first_cycle():
     rig = Rig(cfg())
-    rig.cluster.placements["wc"] = {"[1-1]": A, "[2-2]": A, "[3-3]": A, "[4-4]": A}   # balanced: no move
+    rig.cluster.placements["wc"] = {"[1,1]": A, "[2,2]": A, "[3,3]": A, "[4,4]": A}   # balanced: no move
     assert rig.sample("nonstop_controller_decisions_total", topology="wc", kind="applied") is None
     (rec,) = rig.cycle()
     assert rec.kind == "no-action"

@@ -7,15 +7,15 @@ A, B = "10.0.0.1:6700", "10.0.0.2:6700"
 
 
 def wc(**kw):
-    placement = {"[1-1]": A, "[2-2]": A, "[3-3]": B, "[4-4]": B}
-    traffic = {("[1-1]", "[3-3]"): 100.0, ("[1-1]", "[2-2]"): 50.0, ("[2-2]", "[4-4]"): 30.0}
-    comps = {"[1-1]": "spout", "[2-2]": "split", "[3-3]": "split", "[4-4]": "count"}
+    placement = {"[1,1]": A, "[2,2]": A, "[3,3]": B, "[4,4]": B}
+    traffic = {("[1,1]", "[3,3]"): 100.0, ("[1,1]", "[2,2]"): 50.0, ("[2,2]", "[4,4]"): 30.0}
+    comps = {"[1,1]": "spout", "[2,2]": "split", "[3,3]": "split", "[4,4]": "count"}
     return model(placement, traffic, components=comps, dag=[("spout", "split"), ("split", "count")], **kw)
 
 
 def test_the_snapshot_is_the_running_topology_in_plan_input_spelling():
-    m = wc(cpu={"[1-1]": 0.2, "[3-3]": 0.4}, worker_load={A: 0.5, B: 1.0}, node_cpus=4,
-           node_busy={"10.0.0.1": 2.5, "10.0.0.2": 1.0}, queues={"[3-3]": 7, "[4-4]": 5})
+    m = wc(cpu={"[1,1]": 0.2, "[3,3]": 0.4}, worker_load={A: 0.5, B: 1.0}, node_cpus=4,
+           node_busy={"10.0.0.1": 2.5, "10.0.0.2": 1.0}, queues={"[3,3]": 7, "[4,4]": 5})
     doc = snapshot.plan_input(m, {"otd": {"threshold_asc": 5}})
     t = doc["topology"]
     assert doc["cluster"]["nodes"] == [
@@ -53,11 +53,11 @@ def test_a_worker_on_a_busy_node_is_as_busy_as_its_node():
     """Two workers share a node's CPU: the one using less than its part has no room while the other takes
     the rest, so its share is the node's use; with room left on the node, each counts its own load."""
     C = "10.0.0.1:6701"
-    placement = {"[1-1]": A, "[2-2]": C, "[3-3]": B}
-    busy = model(placement, {}, components={"[1-1]": "split", "[2-2]": "split", "[3-3]": "split"},
+    placement = {"[1,1]": A, "[2,2]": C, "[3,3]": B}
+    busy = model(placement, {}, components={"[1,1]": "split", "[2,2]": "split", "[3,3]": "split"},
                  dag=[], worker_load={A: 0.65, C: 0.3, B: 0.2}, node_cpus=1)
     assert snapshot.worker_shares(busy, count_background=False) == {A: 1.3, C: 0.95, B: 0.2}
-    idle = model(placement, {}, components={"[1-1]": "split", "[2-2]": "split", "[3-3]": "split"},
+    idle = model(placement, {}, components={"[1,1]": "split", "[2,2]": "split", "[3,3]": "split"},
                  dag=[], worker_load={A: 0.3, C: 0.1, B: 0.2}, node_cpus=1)
     assert snapshot.worker_shares(idle, count_background=False) == {A: 0.6, C: 0.4, B: 0.2}
 
@@ -71,12 +71,11 @@ def test_a_cyclic_dag_is_sent_without_edges():
 def test_gain_of_a_move_is_the_inter_node_traffic_it_saves():
     m = wc()
     assert snapshot.inter_node_tuples_per_s(snapshot.traffic(m), snapshot.placement(m)) == 130.0
-    assert snapshot.gain_of(m, {"[3-3]": A}) == 100.0          # 1 -> 3 becomes local
-    assert snapshot.gain_of(m, {"[2-2]": B}) == pytest.approx(-50 + 30)   # 1 -> 2 crosses, 2 -> 4 stops
+    assert snapshot.gain_of(m, {"[3,3]": A}) == 100.0          # 1 -> 3 becomes local
+    assert snapshot.gain_of(m, {"[2,2]": B}) == pytest.approx(-50 + 30)   # 1 -> 2 crosses, 2 -> 4 stops
     assert snapshot.gain_of(m, {}) == 0.0
 
 
-def test_executor_spellings_convert_both_ways():
-    assert snapshot.plan_executor("[3-4]") == "[3,4]"
-    assert snapshot.ui_executor("[3,4]") == "[3-4]"
-    assert snapshot.ui_executor("[7-7]") == "[7-7]"
+def test_plan_input_spells_executors_as_the_model_does():
+    t = snapshot.plan_input(wc())["topology"]
+    assert [e["id"] for e in t["executors"]] == sorted(wc().executors.nodes, key=lambda k: tuple(map(int, k[1:-1].split(","))))

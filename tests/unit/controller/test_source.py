@@ -18,7 +18,7 @@ def flaky(answers):
 
 
 def test_rest_outages_are_retried_with_exponential_backoff_on_the_clock():
-    good = [model({"[1-1]": "h:1"})]
+    good = [model({"[1,1]": "h:1"})]
     fn, calls = flaky([RestError("UI down"), RestError("UI down"), good])
     clock = ManualClock(0)
     got = ModelSource(fn, clock, attempts=4, backoff_s=1, max_backoff_s=8).collect()
@@ -35,7 +35,7 @@ def test_after_the_last_attempt_the_error_is_returned_never_raised():
 
 
 def test_unreadable_zookeeper_is_retried_and_the_models_come_back_marked():
-    broken = [model({"[1-1]": "h:1"}, errors=["not connected to ZooKeeper z:2181"]), model({"[1-1]": "h:1"}, name="ok")]
+    broken = [model({"[1,1]": "h:1"}, errors=["not connected to ZooKeeper z:2181"]), model({"[1,1]": "h:1"}, name="ok")]
     fn, calls = flaky([broken])
     got = ModelSource(fn, ManualClock(0), attempts=2).collect()
     assert len(calls) == 2 and "wc: not connected to ZooKeeper" in got.error

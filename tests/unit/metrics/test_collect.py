@@ -9,7 +9,7 @@ import pytest
 from kazoo.client import KazooState
 
 from pycontrol.metrics.collect import Collector, WorkerTracker
-from pycontrol.metrics.schema import document_from_dict
+from pycontrol.wire.metrics_document import document_from_dict
 from pycontrol.model.live import STATUS_LOST, STATUS_OK
 from tests.unit.metrics.fakes import RecordedRest, zk_from_recording
 from tests.unit.metrics.helpers import recorded, variant

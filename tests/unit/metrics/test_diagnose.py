@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from pycontrol.metrics import rest_info
+from pycontrol.storm import rest_info
 from pycontrol.metrics.collect import model_from_recording
-from pycontrol.metrics.schema import document_from_dict
+from pycontrol.wire.metrics_document import document_from_dict
 from pycontrol.model.diagnose import Thresholds, findings, format_report, report
 from pycontrol.model.live import LostWorker, build_model
 from tests.unit.metrics.helpers import fixture_dict, recorded
@@ -19,7 +19,7 @@ CALM = Thresholds(node_utilization=1.01)  # the recording was made on a saturate
 
 def _model(docs: list[dict], now_ms=None, lost=()):
     parsed = [document_from_dict(d) for d in docs]
-    execs = tuple(rest_info.ExecutorPlace(e.key, e.component, d.host, d.port) for d in parsed for e in d.executors)
+    execs = tuple(rest_info.ExecutorPlace(e.id, e.component, d.host, d.port) for d in parsed for e in d.executors)
     comps = {c.id: rest_info.ComponentInfo(c.id, c.type, 1, len(c.tasks)) for c in parsed[0].components}
     workers = tuple(d.worker for d in parsed) + tuple(x.worker for x in lost)
     info = rest_info.TopologyInfo(parsed[0].topology_id, "keyed", "ACTIVE", 60, workers, comps, execs)
@@ -59,16 +59,16 @@ def test_a_saturated_node_is_reported():
 
 def test_an_overloaded_worker_and_the_bottleneck_component():
     hot = _worker(27121, 1.4, {1, 5})
-    hot["executors"][0].update(cpu_cores=0.97, queue_length=30000)  # executor [1-1] of "busy"
+    hot["executors"][0].update(cpu_cores=0.97, queue_length=30000)  # executor [1,1] of "busy"
     calm = _worker(27122, 0.1, {3, 6})
     m = _model([hot, calm])
     fs = findings(m, CALM)
     over = [f for f in fs if f.kind == "overloaded-worker"]
     assert [f.subject for f in over] == ["127.0.0.11:27121"]
-    assert "uses 1.40 cores" in over[0].detail and "[1-1]" in over[0].detail
+    assert "uses 1.40 cores" in over[0].detail and "[1,1]" in over[0].detail
     bottlenecks = [f for f in fs if f.kind == "bottleneck-component"]
     assert bottlenecks[0].subject == "busy"
-    assert "[1-1] thread at 0.97 cores" in bottlenecks[0].detail and "queue 92% full" in bottlenecks[0].detail
+    assert "[1,1] thread at 0.97 cores" in bottlenecks[0].detail and "queue 92% full" in bottlenecks[0].detail
 
 
 def test_a_worker_far_above_the_mean_is_reported_even_below_a_core():

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pycontrol import executor_spans
-from pycontrol.metrics.schema import DocumentError, document_from_dict
-from pycontrol.migration.plan import placement_problem
+from pycontrol.wire import executor as spans
+from pycontrol.wire.metrics_document import DocumentError, document_from_dict
+from pycontrol.wire.plan_document import placement_problem
 
 VECTORS = Path(__file__).resolve().parents[2] / "vectors" / "documents"
 CASES = sorted(VECTORS.glob("*.json"))
@@ -23,7 +23,7 @@ def _metrics(v: dict) -> str | None:
         return str(e)
     if "topology_executors" in v:
         known = {tuple(x) for x in v["topology_executors"]}
-        return executor_spans.check_known(((m.start, m.end) for m in doc.executors), known, doc.topology_id)
+        return spans.check_known(((m.start, m.end) for m in doc.executors), known, doc.topology_id)
     return None
 
 
@@ -37,11 +37,11 @@ def _node_plan(v: dict) -> str | None:
     n_tasks = 0
     for port in v["document"]["ports"].values():
         for start, end in port["executors"]:
-            bad = executor_spans.check(start, end, system_allowed=True)
+            bad = spans.check(start, end, system_allowed=True)
             if bad:
                 return bad
-            n_tasks += executor_spans.tasks(start, end)
-    return executor_spans.check_total(n_tasks)
+            n_tasks += spans.tasks(start, end)
+    return spans.check_total(n_tasks)
 
 
 READERS = {"metrics": _metrics, "plan": _plan, "node_plan": _node_plan}
@@ -68,11 +68,11 @@ def test_the_reader_gives_the_vectors_verdict_and_reason(path):
     (-1, -1, False, "bad_span"), (-1, -1, True, None), (-2, -1, True, "bad_span"),
 ])
 def test_the_span_rule(start, end, system, code):
-    problem = executor_spans.check(start, end, system)
+    problem = spans.check(start, end, system)
     assert (problem is None) if code is None else problem.startswith(code)
 
 
 def test_task_range_of_a_bogus_span_is_empty_instead_of_huge():
-    assert executor_spans.task_range(1, 2**31 - 1) == range(0)
-    assert list(executor_spans.task_range(3, 4)) == [3, 4]
-    assert list(executor_spans.task_range(-1, -1)) == [-1]
+    assert spans.task_range(1, 2**31 - 1) == range(0)
+    assert list(spans.task_range(3, 4)) == [3, 4]
+    assert list(spans.task_range(-1, -1)) == [-1]

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from pycontrol.cli import main
 from pycontrol.errors import UserError
+from pycontrol.wire.executor import ExecutorId
 from pycontrol.metrics.collect import Collector
 from tests.unit.metrics.fakes import RecordedRest, zk_from_recording
 from tests.unit.metrics.helpers import recorded
@@ -47,8 +48,9 @@ def test_inspect_json_is_the_report_and_model_the_whole_model(rec):
     w = report["most_loaded_workers"][0]
     assert w["load_hz"] == pytest.approx(w["load_cores"] * 1e9, rel=1e-6)
     full = json.loads(CliRunner().invoke(main, ["inspect", "keyed", "--json", "--model"]).output)
+    # The model spells executors the wire way; the REST API the UI's way.
     assert {e["id"] for e in full["executors"]} == {
-        e["id"] for c in rec["rest"]["components"].values() for e in c["executorStats"]}
+        str(ExecutorId.from_ui(e["id"])) for c in rec["rest"]["components"].values() for e in c["executorStats"]}
 
 
 def test_inspect_of_an_unknown_topology_is_a_clear_error(rec):

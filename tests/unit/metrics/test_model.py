@@ -8,9 +8,10 @@ import json
 
 import pytest
 
-from pycontrol.metrics import rest_info
+from pycontrol.storm import rest_info
 from pycontrol.metrics.collect import model_from_recording, replay
-from pycontrol.metrics.schema import document_from_dict
+from pycontrol.wire.executor import ExecutorId
+from pycontrol.wire.metrics_document import document_from_dict
 from pycontrol.model.live import (STATUS_LOST, STATUS_NO_METRICS, STATUS_OK, STATUS_STALE, LostWorker,
                                   build_model)
 from tests.unit.metrics.helpers import fixture_dict, recorded, variant
@@ -28,9 +29,9 @@ def raw_docs(rec):
 
 def test_placement_comes_from_the_rest_api_and_matches_the_documents(rec, raw_docs):
     m = model_from_recording(rec)
-    rest_places = {e["id"]: f"{e['host']}:{e['port']}" for c in rec["rest"]["components"].values()
+    rest_places = {str(ExecutorId.from_ui(e["id"])): f"{e['host']}:{e['port']}" for c in rec["rest"]["components"].values()
                    for e in c["executorStats"]}
-    doc_places = {f"[{x['id'][0]}-{x['id'][1]}]": f"{d['worker']['host']}:{d['worker']['port']}"
+    doc_places = {f"[{x['id'][0]},{x['id'][1]}]": f"{d['worker']['host']}:{d['worker']['port']}"
                   for d in raw_docs for x in d["executors"]}
     assert doc_places == rest_places  # the recording is consistent ...
     assert {e: a["worker"] for e, a in m.executors.nodes(data=True)} == rest_places  # ... and so is the model
@@ -41,7 +42,7 @@ def test_placement_comes_from_the_rest_api_and_matches_the_documents(rec, raw_do
 
 def test_executor_edges_carry_the_measured_pair_rates(rec, raw_docs):
     m = model_from_recording(rec)
-    expected = {(f"[{p['src_task']}-{p['src_task']}]", f"[{p['dst_task']}-{p['dst_task']}]"): p["tuples_per_s"]
+    expected = {(f"[{p['src_task']},{p['src_task']}]", f"[{p['dst_task']},{p['dst_task']}]"): p["tuples_per_s"]
                 for d in raw_docs for p in d["traffic"]}
     assert {(u, v): a["tuples_per_s"] for u, v, a in m.executors.edges(data=True)} == pytest.approx(expected)
     assert all(a["weight"] == a["tuples_per_s"] for _, _, a in m.executors.edges(data=True))
@@ -80,7 +81,7 @@ def test_cpu_is_in_cores_and_hz_and_the_configured_frequency_wins(rec, raw_docs)
     mhz = raw_docs[0]["node"]["cpu_mhz"]
     for d in raw_docs:
         for x in d["executors"]:
-            a = m.executors.nodes[f"[{x['id'][0]}-{x['id'][1]}]"]
+            a = m.executors.nodes[f"[{x['id'][0]},{x['id'][1]}]"]
             assert a["cpu_cores"] == pytest.approx(x["cpu_cores"] + x["child_cpu_cores"])
             assert a["cpu_hz"] == pytest.approx(a["cpu_cores"] * mhz * 1e6, rel=1e-6)
     fixed = model_from_recording(rec, cpu_mhz=1000.0)
@@ -106,7 +107,7 @@ def test_worker_and_node_loads(rec, raw_docs):
 def _fixture_info(doc_dict, extra_workers=()):
     """REST view matching the fixture document's worker, plus other placed workers."""
     d = document_from_dict(doc_dict)
-    execs = tuple(rest_info.ExecutorPlace(e.key, e.component, d.host, d.port) for e in d.executors)
+    execs = tuple(rest_info.ExecutorPlace(e.id, e.component, d.host, d.port) for e in d.executors)
     comps = {c.id: rest_info.ComponentInfo(c.id, c.type, 1, len(c.tasks)) for c in d.components}
     return rest_info.TopologyInfo(d.topology_id, "keyed", "ACTIVE", 60, (d.worker, *extra_workers), comps, execs), d
 
@@ -125,24 +126,34 @@ def test_workers_without_a_fresh_document_are_marked():
 def test_traffic_to_tasks_of_one_executor_merges_into_one_edge_and_unknown_tasks_get_a_node():
     info, d = _fixture_info(fixture_dict())
     m = build_model(info, {d.worker: d}, now_ms=d.window_end_ms)
-    # tasks 3 and 4 are one executor [3-4]: the two pairs become one edge
-    assert m.executors.edges["[5-5]", "[3-4]"]["tuples_per_s"] == pytest.approx(99.958 + 100.158)
-    assert m.executors.edges["[5-5]", "[3-4]"]["tuples"] == 1001
+    # tasks 3 and 4 are one executor [3,4]: the two pairs become one edge
+    assert m.executors.edges["[5,5]", "[3,4]"]["tuples_per_s"] == pytest.approx(99.958 + 100.158)
+    assert m.executors.edges["[5,5]", "[3,4]"]["tuples"] == 1001
     # task 2 (busy) runs in a worker that published nothing and REST does not place: kept, unplaced
-    assert m.executors.nodes["[2-2]"]["component"] == "busy"
-    assert m.executors.nodes["[2-2]"]["worker"] is None
+    assert m.executors.nodes["[2,2]"]["component"] == "busy"
+    assert m.executors.nodes["[2,2]"]["worker"] is None
     assert m.inter_node_share() == 0.0  # unplaced endpoints are left out of the share
+
+
+def test_traffic_naming_a_task_id_storm_never_gives_is_left_out():
+    raw = fixture_dict()
+    raw["traffic"].append({"src_task": 5, "dst_task": 0, "tuples": 10, "tuples_per_s": 1.0})
+    raw["traffic"].append({"src_task": -7, "dst_task": 5, "tuples": 10, "tuples_per_s": 1.0})
+    info, d = _fixture_info(raw)
+    m = build_model(info, {d.worker: d}, now_ms=d.window_end_ms)
+    assert "[0,0]" not in m.executors and "[-7,-7]" not in m.executors
+    assert m.executors.edges["[5,5]", "[3,4]"]["tuples"] == 1001
 
 
 def test_unknown_cpu_stays_unknown_and_queue_fill_is_derived():
     info, d = _fixture_info(fixture_dict())
     m = build_model(info, {d.worker: d}, now_ms=d.window_end_ms)
-    assert m.executors.nodes["[7-7]"]["cpu_cores"] is None
-    assert m.executors.nodes["[7-7]"]["cpu_hz"] is None
-    assert m.executors.nodes["[1-1]"]["queue_fill"] == pytest.approx(3 / 32768)
-    assert m.executors.nodes["[6-6]"]["queue_fill"] is None
+    assert m.executors.nodes["[7,7]"]["cpu_cores"] is None
+    assert m.executors.nodes["[7,7]"]["cpu_hz"] is None
+    assert m.executors.nodes["[1,1]"]["queue_fill"] == pytest.approx(3 / 32768)
+    assert m.executors.nodes["[6,6]"]["queue_fill"] is None
     # the multilang executor's child CPU is part of its load
-    assert m.executors.nodes["[6-6]"]["cpu_cores"] == pytest.approx(0.0117 + 0.082)
+    assert m.executors.nodes["[6,6]"]["cpu_cores"] == pytest.approx(0.0117 + 0.082)
 
 
 def test_without_documents_the_dag_comes_from_the_rest_api(rec):
@@ -165,7 +176,7 @@ def test_documents_of_another_topology_are_ignored():
 
 def test_a_document_naming_an_executor_the_topology_lacks_is_skipped_whole_with_the_reason():
     info, d = _fixture_info(fixture_dict())
-    info = dataclasses.replace(info, executors=tuple(e for e in info.executors if e.key != "[7-7]"))
+    info = dataclasses.replace(info, executors=tuple(e for e in info.executors if e.id != ExecutorId(7, 7)))
     m = build_model(info, {d.worker: d}, now_ms=d.window_end_ms)
     assert not any(a["measured"] for _, a in m.executors.nodes(data=True))
     assert [s.reason for s in m.skipped] == [f"unknown_executor: executor [7,7] is not an executor of {d.topology_id}"]
@@ -173,10 +184,10 @@ def test_a_document_naming_an_executor_the_topology_lacks_is_skipped_whole_with_
 
 def test_a_bogus_executor_in_the_rest_view_expands_to_no_tasks_instead_of_running_away():
     info, d = _fixture_info(fixture_dict())
-    bogus = rest_info.ExecutorPlace("[1-2147483647]", "busy", d.host, d.port)
+    bogus = rest_info.ExecutorPlace(ExecutorId(1, 2147483647), "busy", d.host, d.port)
     info = dataclasses.replace(info, executors=(*info.executors, bogus))
     m = build_model(info, {}, now_ms=d.window_end_ms)
-    assert m.executors.nodes["[1-2147483647]"]["tasks"] == ()
+    assert m.executors.nodes["[1,2147483647]"]["tasks"] == ()
 
 
 def test_components_the_topology_pins_are_unmovable_in_the_model_and_their_executors_are_listed(rec):

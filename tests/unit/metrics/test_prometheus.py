@@ -12,7 +12,7 @@ import requests
 from pycontrol.errors import UserError
 from pycontrol.metrics.collect import model_from_recording
 from pycontrol.metrics.prometheus import Refresher, Snapshot, families, serve
-from pycontrol.metrics.rest_info import ClusterTotals, cluster_totals
+from pycontrol.storm.rest_info import ClusterTotals, cluster_totals
 from pycontrol.paths import REPO_ROOT
 from pycontrol.model.live import STATUS_OK
 from tests.unit.metrics.helpers import recorded

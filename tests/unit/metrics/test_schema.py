@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from pycontrol.metrics.schema import (SUPPORTED_VERSIONS, DocumentError, document_from_dict, executor_key,
-                                      parse_document, parse_executor_key)
+from pycontrol.wire.executor import ExecutorId
+from pycontrol.wire.metrics_document import SUPPORTED_VERSIONS, DocumentError, document_from_dict, parse_document
 from tests.unit.metrics.helpers import DOCUMENT_FIXTURE, fixture_dict, variant
 
 
@@ -19,7 +19,7 @@ def test_the_shared_fixture_parses_with_every_value_in_place():
     assert (d.window_s, d.seq, d.period_s, d.window_end_ms) == (5.0021, 11, 5, 1767225660000)
     assert (d.node_cpu_count, d.node_cpu_mhz, d.node_cpu_busy_cores) == (2, 2596.142, 1.1875)
     assert [n.interface for n in d.net] == ["lo", "eth0"]
-    assert [e.key for e in d.executors] == ["[1-1]", "[3-4]", "[5-5]", "[6-6]", "[7-7]"]
+    assert [str(e.id) for e in d.executors] == ["[1,1]", "[3,4]", "[5,5]", "[6,6]", "[7,7]"]
     idle = d.executors[1]
     assert (idle.component, idle.tasks, idle.queue_capacity) == ("idle", (3, 4), 32768)
     score = d.executors[3]
@@ -81,9 +81,6 @@ def test_not_json_and_not_an_object_are_document_errors():
         parse_document(b"\xff\xfe")
 
 
-def test_executor_keys_follow_the_storm_ui():
-    assert executor_key(3, 4) == "[3-4]"
-    assert parse_executor_key("[3-4]") == (3, 4)
-    assert parse_executor_key("[-1--1]") == (-1, -1)
-    with pytest.raises(ValueError, match="bad executor id"):
-        parse_executor_key("3-4")
+def test_an_executors_id_is_its_span():
+    doc = document_from_dict(fixture_dict())
+    assert [m.id for m in doc.executors] == [ExecutorId(m.start, m.end) for m in doc.executors]

@@ -8,7 +8,7 @@ import pytest
 from pycontrol import zk
 from pycontrol.errors import UserError
 from pycontrol.migration.migrate import read_decision, wait_decision
-from pycontrol.migration.plan import BadDocument
+from pycontrol.wire.decision_document import BadDocument
 from tests.unit.controller.fakes import FakeKazoo
 
 PATH = f"{zk.DECISIONS}/t1"

@@ -1,19 +1,21 @@
 import pytest
 
 from pycontrol.errors import UserError
-from pycontrol.migration.plan import (BadDocument, Decision, parse_executor, parse_target, placement_problem, plan_doc,
-                                     ui_executor)
+from pycontrol.migration.migrate import executor_arg
+from pycontrol.wire.decision_document import BadDocument, Decision
+from pycontrol.wire.executor import ExecutorId
+from pycontrol.wire.plan_document import parse_target, placement_problem, plan_doc
 
 
 @pytest.mark.parametrize("text, expected", [("[3-3]", (3, 3)), ("[3,5]", (3, 5)), ("3", (3, 3)), (" 4-6 ", (4, 6))])
 def test_executor_ids_in_every_spelling(text, expected):
-    assert parse_executor(text) == expected
+    assert executor_arg(text) == ExecutorId(*expected)
 
 
 @pytest.mark.parametrize("text", ["", "x", "[5-3]", "[3;3]"])
 def test_bad_executor_ids_are_refused(text):
     with pytest.raises(UserError):
-        parse_executor(text)
+        executor_arg(text)
 
 
 def test_targets_split_at_the_last_colon_and_need_a_port():
@@ -25,9 +27,8 @@ def test_targets_split_at_the_last_colon_and_need_a_port():
 
 
 def test_plan_document_uses_the_schedulers_spelling():
-    doc = plan_doc({(3, 3): ("127.0.0.12", 37121), (1, 2): ("h", 1)}, "r1")
+    doc = plan_doc({ExecutorId(3, 3): ("127.0.0.12", 37121), ExecutorId(1, 2): ("h", 1)}, "r1")
     assert doc == {"request_id": "r1", "placement": {"[1,2]": "h:1", "[3,3]": "127.0.0.12:37121"}}
-    assert ui_executor(3, 3) == "[3-3]"
 
 
 def test_a_decision_answers_only_its_own_plan_version_and_topology_instance():
@@ -42,7 +43,7 @@ def test_a_decision_answers_only_its_own_plan_version_and_topology_instance():
                                         ("[1,2147483647]", "span_too_large")])
 def test_an_executor_outside_the_span_rule_is_refused_before_a_plan_is_written(text, code):
     with pytest.raises(UserError, match=code):
-        parse_executor(text)
+        executor_arg(text)
 
 
 def test_placement_problem_names_the_executor_the_topology_lacks():
@@ -53,9 +54,9 @@ def test_placement_problem_names_the_executor_the_topology_lacks():
 
 
 def test_the_writer_refuses_a_placement_the_scheduler_would_reject_by_the_span_rule():
-    assert plan_doc({(3, 3): ("h", 1)}, "r")["placement"] == {"[3,3]": "h:1"}
+    assert plan_doc({ExecutorId(3, 3): ("h", 1)}, "r")["placement"] == {"[3,3]": "h:1"}
     with pytest.raises(UserError, match=r"plan not written: executor \[1,2147483647\]: span_too_large"):
-        plan_doc({(1, 2**31 - 1): ("h", 1)}, "r")
+        plan_doc({ExecutorId(1, 2**31 - 1): ("h", 1)}, "r")
 
 
 @pytest.mark.parametrize("doc, fragment", [

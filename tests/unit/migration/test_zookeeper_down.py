@@ -10,6 +10,7 @@ from kazoo.client import KazooClient
 from pycontrol.errors import UserError
 from pycontrol.migration.migrate import migrate, wait_decision, write_plan
 from pycontrol.storm.rest import StormRest
+from pycontrol.wire.executor import ExecutorId
 
 
 @pytest.fixture
@@ -24,7 +25,7 @@ def disconnected():
 def test_a_plan_is_not_written_and_nothing_is_queued(disconnected):
     with pytest.raises(UserError, match=r"no connection to ZooKeeper at 127\.0\.0\.1:9: the plan for t1 was "
                                         r"not written; nothing moves"):
-        write_plan(disconnected, "t1", {(3, 3): ("127.0.0.12", 6701)})
+        write_plan(disconnected, "t1", {ExecutorId(3, 3): ("127.0.0.12", 6701)})
     assert len(disconnected._queue) == 0
 
 
@@ -32,7 +33,7 @@ def test_migrate_fails_before_asking_the_rest_api(disconnected):
     # The UI address is unreachable: reaching it would raise a RestError instead.
     rest = StormRest("http://127.0.0.1:9", timeout_s=0.5)
     with pytest.raises(UserError, match="no connection to ZooKeeper .*no plan written for t1; nothing moves"):
-        migrate(disconnected, rest, "t1", "[3-3]", ("127.0.0.12", 6701))
+        migrate(disconnected, rest, "t1", ExecutorId(3, 3), ("127.0.0.12", 6701))
 
 
 def test_waiting_for_a_decision_ends_at_its_deadline_and_names_the_cause(disconnected):

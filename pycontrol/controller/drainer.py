@@ -1,6 +1,6 @@
 """`pycontrol drain NODE`: empty one node for maintenance, through the controller's realize path.
 
-The drain plan comes from drain.py (pure). While it runs, the controller is paused (so the daemon does
+The drain plan comes from drain_plan.py (pure). While it runs, the controller is paused (so the daemon does
 not plan against it) and resumed afterwards unless it was paused before; an action the daemon has in
 flight is finished first. Done when the UI REST API shows no executor of the drained topologies on
 the node.
@@ -14,7 +14,7 @@ from typing import Protocol
 
 from pycontrol.controller.actions import Move
 from pycontrol.controller.clock import Clock
-from pycontrol.controller.drain import Placed, plan_drain
+from pycontrol.controller.drain_plan import Placed, plan_drain
 from pycontrol.controller.realize import ClusterIO, Realizer, TopologyOutcome
 from pycontrol.controller.state_store import StateStore
 from pycontrol.errors import UserError

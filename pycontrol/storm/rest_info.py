@@ -8,12 +8,13 @@ from typing import Any
 
 from pycontrol.errors import UserError
 from pycontrol import move_rules
-from pycontrol.storm.rest import StormRest
+from pycontrol.storm.rest import StormRest, executor_id
+from pycontrol.wire.executor import ExecutorId
 
 
 @dataclass(frozen=True)
 class ExecutorPlace:
-    key: str                 # "[start-end]"
+    id: ExecutorId
     component: str
     host: str
     port: int
@@ -121,14 +122,14 @@ def topology_info(inputs: RestInputs) -> TopologyInfo:
     executors = []
     for cid, detail in inputs.components.items():
         for e in detail.get("executorStats", []):
-            executors.append(ExecutorPlace(e["id"], cid, e["host"], int(e["port"]), _int(e.get("uptimeSeconds")),
+            executors.append(ExecutorPlace(executor_id(e), cid, e["host"], int(e["port"]), _int(e.get("uptimeSeconds")),
                                            _float(e.get("capacity"))))
     workers = tuple(sorted({f"{w['host']}:{w['port']}" for w in t.get("workers", [])}
                            | {e.worker for e in executors}))
     conf = t.get("configuration") if isinstance(t.get("configuration"), dict) else {}
     rules = move_rules.unmovable({cid: [s for _, s in c.inputs] for cid, c in components.items()}, conf)
     return TopologyInfo(t["id"], t.get("name", t["id"]), t.get("status", "?"), _int(t.get("uptimeSeconds")),
-                        workers, components, tuple(sorted(executors, key=lambda e: e.key)), rules)
+                        workers, components, tuple(sorted(executors, key=lambda e: e.id)), rules)
 
 
 def supervisors_info(raw: list[dict[str, Any]]) -> list[SupervisorInfo]:

@@ -1,19 +1,19 @@
 """Parsing and validation of the worker metrics document (storm-plugins/metrics/SCHEMA.md).
 
-A document that is not valid JSON, misses a field, has a wrong type, an executor span outside
-pycontrol.executor_spans or a version this reader does not know raises DocumentError with the path of the
-first problem; callers log it and skip the document.
+A document that is not valid JSON, misses a field, has a wrong type, an executor span outside the span
+rule (pycontrol/wire/executor.py) or a version this reader does not know raises DocumentError with the
+path of the first problem; callers log it and skip the document.
 Unknown fields are ignored: adding fields is not a version change.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
-from pycontrol import executor_spans
+from pycontrol.wire import executor as spans
+from pycontrol.wire.executor import ExecutorId
 
 SCHEMA = "nonstop.metrics.worker"
 SUPPORTED_VERSIONS = frozenset({1})
@@ -23,20 +23,11 @@ class DocumentError(ValueError):
     """Not a worker metrics document this reader understands."""
 
 
-def executor_key(start: int, end: int) -> str:
-    """An executor as the Storm UI names it: "[start-end]"."""
-    return f"[{start}-{end}]"
-
-
-def parse_executor_key(key: str) -> tuple[int, int]:
-    """"[3-4]" -> (3, 4); Storm's system executor is "[-1--1]"."""
-    m = _EXECUTOR_KEY.match(key.strip())
-    if not m:
-        raise ValueError(f"bad executor id {key!r}: expected [start-end]")
-    return int(m.group(1)), int(m.group(2))
-
-
-_EXECUTOR_KEY = re.compile(r"^\[(-?\d+)-(-?\d+)\]$")
+@dataclass(frozen=True)
+class Skipped:
+    """A document a reader refused: where it was, and why."""
+    path: str
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -63,8 +54,8 @@ class ExecutorMetrics:
     busy: float | None = None
 
     @property
-    def key(self) -> str:
-        return executor_key(self.start, self.end)
+    def id(self) -> ExecutorId:
+        return ExecutorId(self.start, self.end)
 
 
 @dataclass(frozen=True)
@@ -203,16 +194,16 @@ def document_from_dict(d: Any) -> WorkerDoc:
         ids = er.ints("id")
         if len(ids) != 2:
             raise DocumentError(f"$.executors[{i}].id: expected [start, end], got {list(ids)}")
-        bad = executor_spans.check(ids[0], ids[1])
+        bad = spans.check(ids[0], ids[1])
         if bad:
             raise DocumentError(f"$.executors[{i}].id: {bad}")
-        n_tasks += executor_spans.tasks(ids[0], ids[1])
+        n_tasks += spans.tasks(ids[0], ids[1])
         executors.append(ExecutorMetrics(
             ids[0], ids[1], er.str("component"), er.ints("tasks"), er.num("cpu_cores", True),
             er.int("child_processes"), er.num("child_cpu_cores", True), er.int("queue_length", True),
             er.int("queue_capacity", True), er.num("emitted_per_s"), er.num("executed_per_s"),
             er.num("busy", True) if "busy" in e else None))
-    over = executor_spans.check_total(n_tasks)
+    over = spans.check_total(n_tasks)
     if over:
         raise DocumentError(f"$.executors: {over}")
     traffic = []
