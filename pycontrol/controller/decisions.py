@@ -112,7 +112,3 @@ def record_line(topology: str, doc: dict) -> str:
     except (TypeError, KeyError, ValueError):
         return f"{topology}: unreadable decision record: {doc.get('unreadable') or 'not a decision record'}"
 
-
-# The name pycontrol/bench/otd/live.py still imports; ControllerDecisionRecord says whose record it is
-# (the plan-following scheduler writes its own DecisionRecord).
-DecisionRecord = ControllerDecisionRecord

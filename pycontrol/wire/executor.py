@@ -28,11 +28,13 @@ SPAN_TOO_LARGE = "span_too_large"
 TOO_MANY_TASKS = "too_many_tasks"
 UNKNOWN_EXECUTOR = "unknown_executor"
 
-# Bounded digit runs: longer numbers are refused by the pattern, before any int() of them.
-_WIRE = re.compile(r"\[(-?[0-9]{1,20}),(-?[0-9]{1,20})\]")
-_UI = re.compile(r"\[(-?[0-9]{1,20})-(-?[0-9]{1,20})\]")
-# A plan placement's key: the plan-following scheduler takes either spelling, blanks around the numbers.
-_EITHER = re.compile(r"\s*\[\s*(-?[0-9]{1,20})\s*[,-]\s*(-?[0-9]{1,20})\s*\]\s*")
+# Bounded digit runs without leading zeros (as the Java reader): longer numbers are refused by the
+# pattern, before any int() of them.
+_NUM = r"(-?(?:0|[1-9][0-9]{0,19}))"
+_WIRE = re.compile(rf"\[{_NUM},{_NUM}\]")
+_UI = re.compile(rf"\[{_NUM}-{_NUM}\]")
+# A plan placement's key: the plan-following scheduler takes either spelling, no blanks.
+_EITHER = re.compile(rf"\[{_NUM}[,-]{_NUM}\]")
 # What an operator may type (pycontrol migrate --executor): either spelling, blanks, or one task id.
 _TYPED = re.compile(r"\s*\[?\s*(-?[0-9]{1,20})\s*(?:[,-]\s*(-?[0-9]{1,20})\s*)?\]?\s*")
 

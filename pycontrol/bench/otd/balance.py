@@ -11,10 +11,11 @@ from collections import Counter
 from collections.abc import Sequence
 
 from pycontrol.storm.placement import ExecutorPlace
+from pycontrol.wire.executor import ExecutorId
 
 
-def balanced_moves(places: Sequence[ExecutorPlace], component: str) -> dict[tuple[int, int], tuple[str, int]]:
-    """Executor (start, end) -> target worker (host, port): the fewest single moves after which the
+def balanced_moves(places: Sequence[ExecutorPlace], component: str) -> dict[ExecutorId, tuple[str, int]]:
+    """Executor -> target worker (host, port): the fewest single moves after which the
     component's executors per node differ by at most one, and per worker within each node by at most one
     as far as those moves allow. Deterministic: ties go to the lowest host, port and executor. Workers are
     those the topology uses (every place given), so a node without one cannot receive."""
@@ -23,7 +24,7 @@ def balanced_moves(places: Sequence[ExecutorPlace], component: str) -> dict[tupl
     if not where:
         return {}
     hosts = sorted({h for h, _ in workers})
-    moves: dict[tuple[int, int], tuple[str, int]] = {}
+    moves: dict[ExecutorId, tuple[str, int]] = {}
     while True:
         per_worker = Counter(where.values())
         per_host = Counter({h: sum(per_worker[w] for w in workers if w[0] == h) for h in hosts})
@@ -33,12 +34,6 @@ def balanced_moves(places: Sequence[ExecutorPlace], component: str) -> dict[tupl
             return moves
         src = max((w for w in workers if w[0] == src_host), key=lambda w: (per_worker[w], -workers.index(w)))
         dst = min((w for w in workers if w[0] == dst_host), key=lambda w: (per_worker[w], workers.index(w)))
-        executor = min((e for e, w in where.items() if w == src), key=_span)
+        executor = min(e for e, w in where.items() if w == src)
         where[executor] = dst
-        moves[_span(executor)] = dst
-
-
-def _span(ui_executor: str) -> tuple[int, int]:
-    """"[5-6]" (the UI's spelling, as ExecutorPlace holds it) -> (5, 6)."""
-    start, end = ui_executor.strip("[]").split("-")
-    return int(start), int(end)
+        moves[executor] = dst

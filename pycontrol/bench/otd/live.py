@@ -23,7 +23,7 @@ from pycontrol.cluster.spec import ClusterSpec
 from pycontrol.controller import policy as policy_mod
 from pycontrol.controller import snapshot
 from pycontrol.controller.clock import SystemClock
-from pycontrol.controller.decisions import APPLIED, DecisionRecord
+from pycontrol.controller.decisions import APPLIED, ControllerDecisionRecord
 from pycontrol.controller.prom import ControllerMetrics, serve
 from pycontrol.controller.source import Collected, ModelSource
 from pycontrol.errors import UserError
@@ -123,7 +123,7 @@ class RecordingSink:
     def __init__(self, data: RunData, echo: Callable[[str], None]):
         self.data, self.echo = data, echo
 
-    def publish(self, records: list[DecisionRecord]) -> None:
+    def publish(self, records: list[ControllerDecisionRecord]) -> None:
         for r in records:
             self.data.decisions[r.kind] = self.data.decisions.get(r.kind, 0) + 1
             self.data.cycles.append({"at": r.at, "cycle": r.cycle, "policy": r.policy, "kind": r.kind,
@@ -229,11 +229,10 @@ def balance_now(client, rest: StormRest, exp: Experiment, topo_id: str, echo: Ca
     decision = wait_decision(client, exp.topology, topo_id, version, 120)
     if decision.status != APPLIED:
         raise UserError(f"the balancing plan for {exp.topology} was not applied: {decision.status} ({decision.reason})")
-    want = {f"[{a}-{b}]": f"{h}:{p}" for (a, b), (h, p) in moves.items()}
     wait_until("the balanced placement in the REST API", lambda: all(
-        want.get(pl.executor, f"{pl.host}:{pl.port}") == f"{pl.host}:{pl.port}"
-        for pl in placement.placement(rest, topo_id)), 120)
-    return [{"executor": [a, b], "to": f"{h}:{p}"} for (a, b), (h, p) in sorted(moves.items())]
+        moves.get(pl.executor, (pl.host, pl.port)) == (pl.host, pl.port) for pl in placement.placement(rest, topo_id)),
+        120)
+    return [{"executor": str(e), "to": f"{h}:{p}"} for e, (h, p) in sorted(moves.items())]
 
 
 def run_on_cluster(spec: ClusterSpec, exp: Experiment, echo: Callable[[str], None], metrics_port: int = 0,
