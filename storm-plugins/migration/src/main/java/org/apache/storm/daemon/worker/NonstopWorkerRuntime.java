@@ -11,6 +11,7 @@ import io.nonstopstorm.migration.verify.AgentStatus;
 import io.nonstopstorm.migration.verify.VerificationReport;
 import io.nonstopstorm.migration.worker.FailureBudget;
 import io.nonstopstorm.migration.worker.LastKnownAssignment;
+import io.nonstopstorm.migration.worker.LogFlush;
 import io.nonstopstorm.migration.worker.LoggedTask;
 import io.nonstopstorm.migration.worker.LiveList;
 import io.nonstopstorm.migration.worker.MigrationEventLog;
@@ -456,6 +457,7 @@ public final class NonstopWorkerRuntime {
     private void exit(String why, Throwable cause) {
         LOG.error("nonstop: {}; exiting so that the supervisor relaunches this worker with its assignment", why, cause);
         events.append("exit", Map.of("port", ws.port, "reason", why, "error", String.valueOf(cause)));
+        LogFlush.flush();
         Utils.exitProcess(1, "nonstop: " + why);
     }
 
