@@ -129,7 +129,7 @@ def test_measured_pair_rates_match_the_known_traffic_pattern_within_5_percent(ke
         assert measured == pytest.approx(rate, rel=0.05), f"pair {pair}: {measured:.1f} t/s vs {rate:.1f}"
     # The model aggregates the same numbers onto its executor graph.
     model = keyed.collector.collect(NAME)
-    assert {(u, v) for u, v in model.executors.edges} == {(f"[{s}-{s}]", f"[{t}-{t}]") for s, t in expected}
+    assert {(u, v) for u, v in model.executors.edges} == {(f"[{s},{s}]", f"[{t},{t}]") for s, t in expected}
 
 
 def test_a_busy_bolt_and_an_idle_bolt_are_told_apart_by_cpu(keyed):
