@@ -181,8 +181,10 @@ public final class StateHandoffs {
     private boolean onTuple(Executor executor, Object bolt, int taskId, TupleImpl tuple, boolean message)
         throws Exception {
         if (handedOff.containsKey(taskId)) {
-            if (!message && !Constants.SYSTEM_COMPONENT_ID.equals(tuple.getSourceComponent())) {
-                // The state is at the new home: so is this tuple. Ticks stay with the instance they were for.
+            // The state is at the new home: so is this tuple, and so is a snapshot of a later move that found
+            // this worker's routing not yet updated. Ticks and this instance's own signals stay here.
+            boolean chunk = message && isChunk(tuple);
+            if (chunk || (!message && !Constants.SYSTEM_COMPONENT_ID.equals(tuple.getSourceComponent()))) {
                 forward(taskId, tuple);
             }
             return true;
@@ -219,6 +221,14 @@ public final class StateHandoffs {
         }
         release(executor, taskId, gate, gate.offer(tuple, clock.getAsLong()));
         return true;
+    }
+
+    private static boolean isChunk(TupleImpl tuple) {
+        try {
+            return HandoffMessage.decode(tuple.getValue(0)) instanceof HandoffMessage.Chunk;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /** Processes what the gate let through; once it is open, the task's tuples bypass it. */
