@@ -205,7 +205,9 @@ public final class StateHandoffs {
                 receive(executor, bolt, taskId, c);
             } else {
                 HandoffGate<TupleImpl> gate = gates.get(taskId);
-                if (gate != null) {
+                if (gate != null && !(bolt instanceof HandoffState<?>)) {
+                    gates.remove(taskId, gate);   // a bolt that does not opt in and saw no tuple until now
+                } else if (gate != null) {
                     release(executor, taskId, gate, gate.expire(clock.getAsLong()));
                 }
             }
