@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -72,6 +73,8 @@ public final class StateHandoffs {
     private final Map<Integer, HandoffGate<TupleImpl>> gates = new ConcurrentHashMap<>();
     /** Source: tasks whose old instance handed its state over and now forwards what it receives. */
     private final Map<Integer, Long> handedOff = new ConcurrentHashMap<>();
+    /** Source: tasks with a barrier placed and not reached yet (a barrier is valid only where it was placed). */
+    private final Set<Integer> barriers = ConcurrentHashMap.newKeySet();
     private final ThreadLocal<Kryo> kryo;
     private final ThreadLocal<KryoTupleSerializer> serializer;
 
@@ -162,9 +165,11 @@ public final class StateHandoffs {
                 continue;
             }
             AddressedTuple b = new AddressedTuple(t, message(t, HandoffMessage.barrier(planVersion)));
+            barriers.add(t);
             if (queue.tryPublish(b) || queue.tryPublishToOverflow(b)) {
                 placed++;
             } else {
+                barriers.remove(t);
                 LOG.warn("nonstop: no room for the handoff barrier of task {}; it moves without its state", t);
             }
         }
@@ -173,7 +178,10 @@ public final class StateHandoffs {
 
     /** The old instance of these tasks stopped: nothing more to forward from it. */
     void stopped(List<Integer> tasks) {
-        tasks.forEach(handedOff::remove);
+        tasks.forEach(t -> {
+            handedOff.remove(t);
+            barriers.remove(t);
+        });
     }
 
     // ------------------------------------------------------------------ on the executor's thread
@@ -198,8 +206,18 @@ public final class StateHandoffs {
                 return true;
             }
             if (m instanceof HandoffMessage.Barrier b) {
-                if (bolt instanceof HandoffState<?> s) {
-                    handOver(executor, s, taskId, b.planVersion());
+                if (barriers.remove(taskId)) {
+                    if (bolt instanceof HandoffState<?> s) {
+                        handOver(executor, s, taskId, b.planVersion());
+                    }
+                } else {
+                    // A barrier forwarded with the queue of an old instance stopped before reaching it (the
+                    // lazy kill came first): no snapshot will come, so the new instance need not wait for one.
+                    HandoffGate<TupleImpl> gate = gates.get(taskId);
+                    if (gate != null) {
+                        release(executor, taskId, gate,
+                                gate.abandon("the old instance stopped before reaching its snapshot barrier"));
+                    }
                 }
             } else if (m instanceof HandoffMessage.Chunk c) {
                 receive(executor, bolt, taskId, c);
