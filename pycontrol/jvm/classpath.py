@@ -13,6 +13,8 @@ WORKLOADS_JAR = "topologies/nonstop-workloads.jar"
 # Workloads that wire the project's stream groupings serialise them into the topology at submission,
 # so the submitter needs their classes (the workers get them from extlib).
 GROUPING_JAR = "extlib/nonstop-grouping.jar"
+# Bolts that opt in to state handoff implement its interface (the workers get it from extlib too).
+MIGRATION_JAR = "extlib/nonstop-migration.jar"
 
 
 def planner() -> tuple[str, ...]:

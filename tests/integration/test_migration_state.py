@@ -1,5 +1,6 @@
-"""What nonstop migration does to a stateful bolt: the word count's `count` executor keeps its counts in
-memory only, so when it moves, its new instance on the target worker starts from zero. The stream itself
+"""What nonstop migration does to a stateful bolt without state handoff (nonstop.migration.state.handoff
+off; with it on, the counts move along: test_migration_handoff.py): the word count's `count` executor keeps
+its counts in memory only, so when it moves, its new instance on the target worker starts from zero. The stream itself
 loses nothing (every sentence acked, nothing replayed); what is lost is exactly what the old instance had
 counted when it was shut down on the source worker. Documented in storm-plugins/migration/README.md
 ("Stateful bolts and spouts")."""
@@ -33,7 +34,8 @@ def moved_count(cluster, tmp_path_factory):
     feed = FeedSwitch(tmp / "rate-schedule.txt")
     run = Run(cluster, "wordcount-java", NAME,
               [f"workload.input={input_file}", "workload.total=0", feed.setting(), "topology.workers=2",
-               "workload.par.split=2", "workload.par.count=4", "topology.message.timeout.secs=60"])
+               "workload.par.split=2", "workload.par.count=4", "topology.message.timeout.secs=60",
+               "nonstop.migration.state.handoff=false"])
     client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
     try:
         a, b = both_workers(cluster, run.topo_id)

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from pycontrol.jvm import classpath, plancli
+from pycontrol.jvm import classpath, plancli, storm_client
 from pycontrol.jvm.command import ExitCodes, JavaCommand, JvmError, failure_message, run
 
 
@@ -57,3 +57,12 @@ def test_a_missing_build_says_how_to_build(tmp_path, monkeypatch):
     monkeypatch.setenv("PYCONTROL_DIST", str(tmp_path))
     with pytest.raises(Exception, match="mvn -q -pl storm-plugins/scheduling -am package"):
         classpath.planner()
+
+
+def test_a_storm_client_sees_the_interfaces_topology_components_implement(tmp_path):
+    cmd = storm_client.command(tmp_path / "topo.jar", "a.Submit", ["x"], tmp_path / "conf", tmp_path / "dist")
+    assert cmd.classpath[0] == str(tmp_path / "topo.jar")
+    # Stream groupings and HandoffState: the submitter serialises components that use them.
+    assert str(tmp_path / "dist" / classpath.GROUPING_JAR) in cmd.classpath
+    assert str(tmp_path / "dist" / classpath.MIGRATION_JAR) in cmd.classpath
+    assert cmd.classpath[-1] == str(tmp_path / "conf")

@@ -158,7 +158,7 @@ public final class NonstopAgent {
              "transferLocalBatch", "refreshStormActive");
         need(targets, WORKER, "loadWorker", "setupFlushTupleTimer", "setupBackPressureCheckTimer", "shutdown");
         need(targets, TRANSFER, "tryTransfer");
-        need(targets, BOLT_EXECUTOR, "init");
+        need(targets, BOLT_EXECUTOR, "init", "init+handoff", "tupleActionFn");
         need(targets, SPOUT_EXECUTOR, "init");
         need(targets, SHELL_BOLT, "die");
         need(targets, SHELL_SPOUT, "die");
@@ -194,9 +194,17 @@ public final class NonstopAgent {
                 builder.defineField(AgentFields.EPOCH, int.class, Modifier.PRIVATE), type, "ExecutorTransfer.tryTransfer",
                 WorkerAdvice.TransferRoutes.class, named("tryTransfer")))
             .type(named(BOLT_EXECUTOR).or(named(SPOUT_EXECUTOR)))
-            .transform((builder, type, loader, module, pd) -> weave(
-                builder, type, type.getSimpleName() + ".init", WorkerAdvice.ExecutorInit.class,
-                named("init").and(takesArguments(2))))
+            .transform((builder, type, loader, module, pd) -> {
+                builder = weave(builder, type, type.getSimpleName() + ".init", WorkerAdvice.ExecutorInit.class,
+                                named("init").and(takesArguments(2)));
+                if (!type.getName().equals(BOLT_EXECUTOR)) {
+                    return builder;
+                }
+                builder = weave(builder, type, "BoltExecutor.init+handoff", WorkerAdvice.BoltInit.class,
+                                named("init").and(takesArguments(2)));
+                return weave(builder, type, "BoltExecutor.tupleActionFn", WorkerAdvice.BoltTuple.class,
+                             named("tupleActionFn").and(takesArguments(2)));
+            })
             .type(named(SHELL_BOLT).or(named(SHELL_SPOUT)))
             .transform((builder, type, loader, module, pd) -> weave(
                 builder, type, type.getSimpleName() + ".die", WorkerAdvice.ShellDie.class, named("die").and(takesArguments(1))))

@@ -11,13 +11,16 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import net.bytebuddy.asm.Advice;
 import org.apache.storm.assignments.ILocalAssignmentsBackend;
+import org.apache.storm.daemon.Task;
 import org.apache.storm.daemon.worker.NonstopWorkerRuntime;
+import org.apache.storm.daemon.worker.StateHandoffs;
 import org.apache.storm.daemon.worker.Worker;
 import org.apache.storm.daemon.worker.WorkerState;
 import org.apache.storm.executor.Executor;
 import org.apache.storm.executor.IRunningExecutor;
 import org.apache.storm.generated.Assignment;
 import org.apache.storm.tuple.AddressedTuple;
+import org.apache.storm.tuple.TupleImpl;
 import org.apache.storm.utils.JCQueue;
 
 /**
@@ -178,6 +181,24 @@ final class WorkerAdvice {
         @Advice.OnMethodExit(onThrowable = Throwable.class)
         static void exit() {
             ExecutorTimers.endInit();
+        }
+    }
+
+    /** BoltExecutor.init: which of its tasks opt in to state handoff. */
+    static final class BoltInit {
+        @Advice.OnMethodExit
+        static void exit(@Advice.Argument(0) ArrayList<Task> idToTask) {
+            StateHandoffs.onBoltInit(idToTask);
+        }
+    }
+
+    /** BoltExecutor.tupleActionFn(int, TupleImpl): state handoff's barrier, gate and messages. */
+    static final class BoltTuple {
+        @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class)
+        static boolean enter(@Advice.This Executor self, @Advice.FieldValue("idToTask") ArrayList<Task> idToTask,
+                             @Advice.FieldValue("idToTaskBase") int idToTaskBase, @Advice.Argument(0) int taskId,
+                             @Advice.Argument(1) TupleImpl tuple) throws Exception {
+            return StateHandoffs.intercept(self, idToTask, idToTaskBase, taskId, tuple);
         }
     }
 

@@ -17,6 +17,8 @@ public record HandoffLimits(long maxBytes, int chunkBytes, long earlyBufferBytes
     public static final String EARLY_BUFFER_BYTES = "nonstop.migration.state.early.buffer.bytes";
     public static final String TRANSFER_TIMEOUT_MS = "nonstop.migration.state.transfer.timeout.ms";
     public static final String RESEND_MAX = "nonstop.migration.state.resend.max";
+    /** The switch: off, a move starts the new instance empty (the behaviour before state handoff). */
+    public static final String HANDOFF = "nonstop.migration.state.handoff";
 
     /** A snapshot is one Java array on each side. */
     public static final long LARGEST_SNAPSHOT = Integer.MAX_VALUE - 8;
@@ -47,5 +49,46 @@ public record HandoffLimits(long maxBytes, int chunkBytes, long earlyBufferBytes
     /** How many chunks a snapshot of this many bytes takes: at least one (an empty state is one empty chunk). */
     public int chunkCount(long snapshotBytes) {
         return SnapshotChunker.chunkCount(snapshotBytes, chunkBytes);
+    }
+
+    /** Whether {@link #HANDOFF} is on in a Storm conf map (default on). */
+    public static boolean enabled(java.util.Map<String, Object> conf) {
+        Object v = conf.get(HANDOFF);
+        if (v == null) {
+            return true;
+        }
+        String s = v.toString().trim().toLowerCase(java.util.Locale.ROOT);
+        if (s.equals("true") || s.equals("false")) {
+            return Boolean.parseBoolean(s);
+        }
+        throw new IllegalArgumentException(HANDOFF + " must be true or false, got '" + v + "'");
+    }
+
+    /**
+     * Reads the limits from a Storm conf map; absent keys take {@link #DEFAULTS}.
+     *
+     * @throws IllegalArgumentException naming the offending key when a value is malformed or out of range
+     */
+    public static HandoffLimits fromConf(java.util.Map<String, Object> conf) {
+        return new HandoffLimits(number(conf, MAX_BYTES, DEFAULTS.maxBytes),
+                                 Math.toIntExact(number(conf, CHUNK_BYTES, DEFAULTS.chunkBytes)),
+                                 number(conf, EARLY_BUFFER_BYTES, DEFAULTS.earlyBufferBytes),
+                                 number(conf, TRANSFER_TIMEOUT_MS, DEFAULTS.transferTimeoutMs),
+                                 Math.toIntExact(number(conf, RESEND_MAX, DEFAULTS.maxResends)));
+    }
+
+    private static long number(java.util.Map<String, Object> conf, String key, long dflt) {
+        Object v = conf.get(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (v instanceof Number n) {
+            return n.longValue();
+        }
+        try {
+            return Long.parseLong(v.toString().trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be a whole number, got '" + v + "'");
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.nonstopstorm.workloads.wordcount;
 
+import io.nonstopstorm.migration.state.HandoffState;
 import io.nonstopstorm.workloads.measure.CountsSnapshot;
 import io.nonstopstorm.workloads.measure.MeasureDir;
 import java.io.IOException;
@@ -19,9 +20,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Word count Bolt 2: counts words (fields-grouped, so each word lives in one task), emits
  * (word, count), and on every tick tuple writes its counts to a {@link CountsSnapshot} if they
- * changed, so a run's result can be checked against the input.
+ * changed, so a run's result can be checked against the input. Its counts move with it when nonstop
+ * migration moves its executor ({@link HandoffState}): the snapshot is the count map.
  */
-public class WordCountBolt extends BaseRichBolt {
+public class WordCountBolt extends BaseRichBolt implements HandoffState<HashMap<String, Long>> {
     private static final Logger LOG = LoggerFactory.getLogger(WordCountBolt.class);
 
     private transient OutputCollector collector;
@@ -67,6 +69,20 @@ public class WordCountBolt extends BaseRichBolt {
     @Override
     public void cleanup() {
         writeSnapshot();
+    }
+
+    /** A HashMap, which Storm's Kryo registers by default: no topology registration needed. */
+    @Override
+    public HashMap<String, Long> snapshotState() {
+        return new HashMap<>(counts);
+    }
+
+    @Override
+    public void restoreState(HashMap<String, Long> snapshot) {
+        counts = new HashMap<>(snapshot);
+        // Every counted word added one to one count.
+        tuples = counts.values().stream().mapToLong(Long::longValue).sum();
+        dirty = true;
     }
 
     @Override

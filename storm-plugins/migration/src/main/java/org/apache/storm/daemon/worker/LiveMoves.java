@@ -25,6 +25,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import org.apache.storm.daemon.StormCommon;
 import org.apache.storm.generated.Grouping;
 import org.apache.storm.generated.NodeInfo;
 import org.apache.storm.messaging.IConnection;
@@ -52,6 +53,10 @@ final class LiveMoves {
     private final ParkedTuples<AddressedTuple> parked;
     private final ScheduledExecutorService scheduler;
     private final long forwardTtlMs;
+    /** State handoff for bolts that opt in; null when it is off. */
+    private final StateHandoffs handoffs;
+    /** From a target's start to the latest its source's snapshot can be expected (plan, switch, drain, transfer). */
+    private final long handoffWaitMs;
     /** Guards {@link #moves} and serialises every call into {@link #swap}. */
     private final ReentrantLock movesLock = new ReentrantLock();
     /** Every move under way here; a source's entry holds its draining instance until the lazy kill. */
@@ -60,7 +65,7 @@ final class LiveMoves {
 
     LiveMoves(WorkerState ws, MigrationSettings settings, MigrationEventLog events, LongSupplier clock,
               RetiredTasks retired, ParkedTuples<AddressedTuple> parked, ScheduledExecutorService scheduler,
-              long forwardTtlMs) {
+              long forwardTtlMs, StateHandoffs handoffs) {
         this.ws = ws;
         this.events = events;
         this.clock = clock;
@@ -68,6 +73,9 @@ final class LiveMoves {
         this.parked = parked;
         this.scheduler = scheduler;
         this.forwardTtlMs = forwardTtlMs;
+        this.handoffs = handoffs;
+        this.handoffWaitMs = handoffs == null ? 0 : settings.workerSyncMs() + settings.connectWaitMs()
+                                                    + settings.lazyKillMs() + handoffs.limits().transferTimeoutMs();
         this.moves = new MoveBook<>(new MoveMachine(settings.connectWaitMs(), settings.lazyKillMs()));
     }
 
@@ -119,6 +127,14 @@ final class LiveMoves {
                 // Coming back before its lazy kill: the old instance stops first, then one starts afresh.
                 stopSuperseded(moves.plan(r, MoveRole.TARGET, version, writtenAt, now));
             }
+            if (handoffs != null) {
+                // Closed before the executors start, so no tuple reaches a new instance ahead of its state.
+                for (ExecutorId r : diff.toAdd()) {
+                    List<Integer> tasks = StormCommon.executorIdToTasks(new ArrayList<>(r.toStorm()));
+                    handoffs.stopped(tasks);
+                    handoffs.expect(tasks, now + handoffWaitMs);
+                }
+            }
             ExecutorSwap.StartResult started = swap.startAll(new ArrayList<>(diff.toAdd()));
             if (!started.started().isEmpty()) {
                 // Executors of this worker see the arrivals at once. Until then they would send to them by
@@ -147,6 +163,9 @@ final class LiveMoves {
     private void stopSuperseded(Optional<MoveBook.Ended<ExecutorSwap.Retiring>> old) {
         if (old.isPresent() && old.get().before().instanceLive()) {
             swap.finish(old.get().move().handle(), MovePhase.SUPERSEDED);
+            if (handoffs != null) {
+                handoffs.stopped(old.get().move().handle().tasks());
+            }
         }
     }
 
@@ -271,6 +290,10 @@ final class LiveMoves {
                                        "plan_written_ms", done.planWrittenAtMs(), "waited_ms", now - start,
                                        "out", done.out(), "in", done.in(), "timed_out", done.timedOut()));
         for (MoveBook.Move<ExecutorSwap.Retiring> m : done.draining()) {
+            if (handoffs != null) {
+                // Behind everything local senders queued before the switch; the old instance snapshots there.
+                handoffs.barrier(m.handle().tasks(), m.handle().queue(), m.state().planVersion());
+            }
             scheduleLazyKill(m.state().executor(), m.id(), moves.machine().drainMs());
         }
     }
@@ -330,6 +353,9 @@ final class LiveMoves {
     private void stopQuietly(ExecutorSwap.Retiring r, MovePhase phase) {
         try {
             swap.finish(r, phase);
+            if (handoffs != null) {
+                handoffs.stopped(r.tasks());
+            }
         } catch (RuntimeException e) {
             LOG.error("nonstop: stopping executor {} failed", r.range(), e);
         }

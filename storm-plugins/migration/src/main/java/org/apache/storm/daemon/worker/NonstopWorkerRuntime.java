@@ -14,6 +14,7 @@ import io.nonstopstorm.migration.worker.LastKnownAssignment;
 import io.nonstopstorm.migration.worker.LogFlush;
 import io.nonstopstorm.migration.worker.LoggedTask;
 import io.nonstopstorm.migration.worker.LiveList;
+import io.nonstopstorm.migration.state.HandoffLimits;
 import io.nonstopstorm.migration.worker.MigrationEventLog;
 import io.nonstopstorm.migration.worker.Once;
 import io.nonstopstorm.migration.worker.ParkedTuples;
@@ -99,6 +100,8 @@ public final class NonstopWorkerRuntime {
     private final ReentrantReadWriteLock deliveryLock = new ReentrantReadWriteLock();
     private final ScheduledExecutorService scheduler;
     private final LiveMoves moveSet;
+    /** State handoff (null: off, or its configuration was refused). */
+    private final StateHandoffs handoffs;
     private volatile Worker worker;
     private volatile PlanWatcher watcher;
     /** What of the plan concerns this worker, to ignore versions that change only other ports. */
@@ -123,7 +126,22 @@ public final class NonstopWorkerRuntime {
             t.setDaemon(true);
             return t;
         });
-        this.moveSet = new LiveMoves(ws, settings, events, clock, retired, parked, scheduler, FORWARD_TTL_MS);
+        this.handoffs = handoffs(ws, events, clock, scheduler);
+        this.moveSet = new LiveMoves(ws, settings, events, clock, retired, parked, scheduler, FORWARD_TTL_MS, handoffs);
+    }
+
+    /** State handoff as the topology's conf sets it; a malformed setting turns it off, said once. */
+    private static StateHandoffs handoffs(WorkerState ws, MigrationEventLog events, LongSupplier clock,
+                                          ScheduledExecutorService scheduler) {
+        try {
+            if (!HandoffLimits.enabled(ws.getTopologyConf())) {
+                return null;
+            }
+            return new StateHandoffs(ws, HandoffLimits.fromConf(ws.getTopologyConf()), events, clock, scheduler);
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            LOG.error("nonstop: state handoff off for {}: {}", ws.topologyId, e.getMessage());
+            return null;
+        }
     }
 
     // ------------------------------------------------------------------ entry points (agent advice)
@@ -423,10 +441,12 @@ public final class NonstopWorkerRuntime {
         }
         this.worker = w;
         moveSet.attach(s);
+        StateHandoffs.activate(handoffs);
         try {
             watcher = new PlanWatcher(store, settings.workerSyncMs(), settings.push(), this::onPlanVersion).start();
         } catch (RuntimeException | LinkageError e) {
             moveSet.attach(null);
+            StateHandoffs.activate(null);
             throw e;
         }
         Thread.setDefaultUncaughtExceptionHandler(new StoppingExecutorGuard(Thread.getDefaultUncaughtExceptionHandler(),
@@ -446,6 +466,7 @@ public final class NonstopWorkerRuntime {
             pw.close();
         }
         scheduler.shutdownNow();
+        StateHandoffs.activate(null);
         moveSet.shutdown();
     }
 

@@ -1,0 +1,403 @@
+package org.apache.storm.daemon.worker;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.KryoException;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import io.nonstopstorm.migration.state.HandoffGate;
+import io.nonstopstorm.migration.state.HandoffLimits;
+import io.nonstopstorm.migration.state.HandoffMessage;
+import io.nonstopstorm.migration.state.HandoffState;
+import io.nonstopstorm.migration.state.SnapshotChunk;
+import io.nonstopstorm.migration.state.SnapshotChunker;
+import io.nonstopstorm.migration.worker.LoggedTask;
+import io.nonstopstorm.migration.worker.MigrationEventLog;
+import io.nonstopstorm.migration.worker.TupleSizeEstimate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+import org.apache.storm.Constants;
+import org.apache.storm.daemon.StormCommon;
+import org.apache.storm.daemon.Task;
+import org.apache.storm.executor.Executor;
+import org.apache.storm.serialization.KryoTupleSerializer;
+import org.apache.storm.serialization.SerializationFactory;
+import org.apache.storm.tuple.AddressedTuple;
+import org.apache.storm.tuple.TupleImpl;
+import org.apache.storm.utils.JCQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * State handoff for bolts that implement {@link HandoffState} (docs/state-handoff.md), applied to
+ * Storm. Everything that touches a bolt runs on its executor's own thread, inside
+ * {@code BoltExecutor.tupleActionFn}: the source's barrier, its snapshot and the sending of the chunks;
+ * the target's gate, the install and the release of the held tuples. The messages are tuples on the
+ * moving component's {@code __system} stream ({@link HandoffMessage}), so they travel the workers' own
+ * ordered connections: the chunks and every tuple the old instance forwards after them reach the new
+ * instance in that order.
+ *
+ * <p>Source: at the routing switch a barrier goes into the old instance's queue. At the barrier it takes
+ * the snapshot, sends it, and from then on forwards every tuple it still receives to the new home
+ * instead of executing it, until the lazy kill stops it. A snapshot over the limit or one that cannot be
+ * sent leaves the old instance processing with its state (the behaviour without handoff).
+ *
+ * <p>Target: a started executor's tasks get a closed gate before their first tuple; a task whose bolt
+ * does not opt in opens it at its first tuple. The gate opens when the snapshot is installed, or empty
+ * at its deadline.
+ */
+public final class StateHandoffs {
+    private static final Logger LOG = LoggerFactory.getLogger(StateHandoffs.class);
+    /** The stream the messages travel on: every component has it, nothing subscribes to it. */
+    static final String STREAM = StormCommon.SYSTEM_STREAM_ID;
+    private static final long SEND_PAUSE_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private static volatile StateHandoffs active;
+    /** Tasks of this JVM whose bolt opts in (registered at the executor's init). */
+    private static final Map<Integer, Boolean> OPT_IN = new ConcurrentHashMap<>();
+
+    private final WorkerState ws;
+    private final HandoffLimits limits;
+    private final MigrationEventLog events;
+    private final LongSupplier clock;
+    private final ScheduledExecutorService scheduler;
+    /** Target: the gate of each task whose new instance waits for its state. */
+    private final Map<Integer, HandoffGate<TupleImpl>> gates = new ConcurrentHashMap<>();
+    /** Source: tasks whose old instance handed its state over and now forwards what it receives. */
+    private final Map<Integer, Long> handedOff = new ConcurrentHashMap<>();
+    /** Source: tasks with a barrier placed and not reached yet (a barrier is valid only where it was placed). */
+    private final Set<Integer> barriers = ConcurrentHashMap.newKeySet();
+    private final ThreadLocal<Kryo> kryo;
+    private final ThreadLocal<KryoTupleSerializer> serializer;
+
+    StateHandoffs(WorkerState ws, HandoffLimits limits, MigrationEventLog events, LongSupplier clock,
+                  ScheduledExecutorService scheduler) {
+        this.ws = ws;
+        this.limits = limits;
+        this.events = events;
+        this.clock = clock;
+        this.scheduler = scheduler;
+        this.kryo = ThreadLocal.withInitial(() -> SerializationFactory.getKryo(ws.getTopologyConf()));
+        this.serializer = ThreadLocal.withInitial(() -> new KryoTupleSerializer(ws.getTopologyConf(),
+                                                                                  ws.getWorkerTopologyContext()));
+    }
+
+    /** Makes {@code h} the one the woven executors call (null: none, every tuple goes through untouched). */
+    static void activate(StateHandoffs h) {
+        active = h;
+    }
+
+    HandoffLimits limits() {
+        return limits;
+    }
+
+    // ------------------------------------------------------------------ entry points (agent advice)
+
+    /** End of BoltExecutor.init: remembers which of its tasks opt in. */
+    public static void onBoltInit(List<Task> idToTask) {
+        for (Task t : idToTask) {
+            if (t != null) {
+                if (t.getTaskObject() instanceof HandoffState<?>) {
+                    OPT_IN.put(t.getTaskId(), Boolean.TRUE);
+                } else {
+                    OPT_IN.remove(t.getTaskId());
+                }
+            }
+        }
+    }
+
+    /**
+     * Start of BoltExecutor.tupleActionFn, on the executor's thread.
+     *
+     * @return true when the tuple was dealt with here (Storm's own handling is skipped)
+     */
+    public static boolean intercept(Executor executor, List<Task> idToTask, int idToTaskBase, int taskId,
+                                    TupleImpl tuple) throws Exception {
+        StateHandoffs h = active;
+        if (h == null) {
+            return false;
+        }
+        boolean message = STREAM.equals(tuple.getSourceStreamId()) && tuple.size() == 1
+                          && HandoffMessage.isHandoff(tuple.getValue(0));
+        if (!message && h.gates.isEmpty() && h.handedOff.isEmpty()) {
+            return false;
+        }
+        Object bolt = idToTask.get(taskId - idToTaskBase).getTaskObject();
+        return h.onTuple(executor, bolt, taskId, tuple, message);
+    }
+
+    // ------------------------------------------------------------------ the runtime's calls
+
+    /**
+     * Target: executors about to start; each task of a bolt gets a closed gate until {@code deadlineMs},
+     * when a wake-up looks at it even if no tuple arrives.
+     */
+    void expect(List<Integer> tasks, long deadlineMs) {
+        for (int t : tasks) {
+            String component = ws.getTaskToComponent().get(t);
+            if (component == null || !ws.getTopology().get_bolts().containsKey(component)) {
+                continue;
+            }
+            gates.put(t, new HandoffGate<>(limits, x -> TupleSizeEstimate.of(x.getValues()), deadlineMs));
+            long delay = Math.max(1, deadlineMs - clock.getAsLong());
+            try {
+                scheduler.schedule(LoggedTask.of(LOG, "handoff deadline of task " + t, () -> wake(t)), delay,
+                                   TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                LOG.debug("nonstop: worker shutting down; no handoff deadline for task {}", t);
+            }
+        }
+    }
+
+    /** Source: after the routing switch, a barrier behind everything queued at each opting-in task. */
+    int barrier(List<Integer> tasks, JCQueue queue, long planVersion) {
+        int placed = 0;
+        for (int t : tasks) {
+            if (queue == null || !OPT_IN.containsKey(t)) {
+                continue;
+            }
+            AddressedTuple b = new AddressedTuple(t, message(t, HandoffMessage.barrier(planVersion)));
+            barriers.add(t);
+            if (queue.tryPublish(b) || queue.tryPublishToOverflow(b)) {
+                placed++;
+            } else {
+                barriers.remove(t);
+                LOG.warn("nonstop: no room for the handoff barrier of task {}; it moves without its state", t);
+            }
+        }
+        return placed;
+    }
+
+    /** The old instance of these tasks stopped: nothing more to forward from it. */
+    void stopped(List<Integer> tasks) {
+        tasks.forEach(t -> {
+            handedOff.remove(t);
+            barriers.remove(t);
+        });
+    }
+
+    // ------------------------------------------------------------------ on the executor's thread
+
+    private boolean onTuple(Executor executor, Object bolt, int taskId, TupleImpl tuple, boolean message)
+        throws Exception {
+        if (handedOff.containsKey(taskId)) {
+            // The state is at the new home: so is this tuple, and so is a snapshot of a later move that found
+            // this worker's routing not yet updated. Ticks and this instance's own signals stay here.
+            boolean chunk = message && isChunk(tuple);
+            if (chunk || (!message && !Constants.SYSTEM_COMPONENT_ID.equals(tuple.getSourceComponent()))) {
+                forward(taskId, tuple);
+            }
+            return true;
+        }
+        if (message) {
+            HandoffMessage m;
+            try {
+                m = HandoffMessage.decode(tuple.getValue(0));
+            } catch (IllegalArgumentException e) {
+                LOG.warn("nonstop: task {} dropped a malformed handoff message: {}", taskId, e.getMessage());
+                return true;
+            }
+            if (m instanceof HandoffMessage.Barrier b) {
+                if (barriers.remove(taskId)) {
+                    if (bolt instanceof HandoffState<?> s) {
+                        handOver(executor, s, taskId, b.planVersion());
+                    }
+                } else {
+                    // A barrier forwarded with the queue of an old instance stopped before reaching it (the
+                    // lazy kill came first): no snapshot will come, so the new instance need not wait for one.
+                    HandoffGate<TupleImpl> gate = gates.get(taskId);
+                    if (gate != null) {
+                        release(executor, taskId, gate,
+                                gate.abandon("the old instance stopped before reaching its snapshot barrier"));
+                    }
+                }
+            } else if (m instanceof HandoffMessage.Chunk c) {
+                receive(executor, bolt, taskId, c);
+            } else {
+                HandoffGate<TupleImpl> gate = gates.get(taskId);
+                if (gate != null && !(bolt instanceof HandoffState<?>)) {
+                    gates.remove(taskId, gate);   // a bolt that does not opt in and saw no tuple until now
+                } else if (gate != null) {
+                    release(executor, taskId, gate, gate.expire(clock.getAsLong()));
+                }
+            }
+            return true;
+        }
+        HandoffGate<TupleImpl> gate = gates.get(taskId);
+        if (gate == null) {
+            return false;
+        }
+        if (!(bolt instanceof HandoffState<?>)) {
+            gates.remove(taskId, gate);
+            return false;
+        }
+        release(executor, taskId, gate, gate.offer(tuple, clock.getAsLong()));
+        return true;
+    }
+
+    private static boolean isChunk(TupleImpl tuple) {
+        try {
+            return HandoffMessage.decode(tuple.getValue(0)) instanceof HandoffMessage.Chunk;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** Processes what the gate let through; once it is open, the task's tuples bypass it. */
+    private void release(Executor executor, int taskId, HandoffGate<TupleImpl> gate, List<TupleImpl> ready)
+        throws Exception {
+        if (gate.isOpen() && gates.remove(taskId, gate)) {
+            boolean installed = "installed".equals(gate.openedBecause());
+            if (!installed) {
+                LOG.warn("nonstop: task {} starts without a handed-over state: {}", taskId, gate.openedBecause());
+            }
+            events.append(installed ? "handoff_released" : "handoff_gave_up",
+                          Map.of("port", ws.port, "task", taskId, "held", ready.size(),
+                                 "reason", gate.openedBecause()));
+        }
+        for (TupleImpl t : ready) {
+            executor.tupleActionFn(taskId, t);
+        }
+    }
+
+    /** Source, at the barrier: snapshot, size check, chunks out in order; then the old instance forwards. */
+    private void handOver(Executor executor, HandoffState<?> bolt, int taskId, long planVersion) {
+        long start = clock.getAsLong();
+        byte[] bytes;
+        try {
+            bytes = serialize(bolt.snapshotState());
+        } catch (KryoException e) {
+            refuse(taskId, planVersion, "its state could not be serialised within " + HandoffLimits.MAX_BYTES + " = "
+                                        + limits.maxBytes() + " bytes: " + e.getMessage());
+            return;
+        } catch (RuntimeException e) {
+            refuse(taskId, planVersion, "taking its snapshot failed: " + e);
+            return;
+        }
+        SnapshotChunker chunker = new SnapshotChunker(bytes, limits.chunkBytes());
+        long deadline = start + limits.transferTimeoutMs();
+        for (SnapshotChunk c : chunker.all()) {
+            if (!send(new AddressedTuple(taskId, message(taskId, HandoffMessage.chunk(planVersion, c))), deadline)) {
+                // Chunks already sent cannot complete a snapshot; the target's gate opens empty at its deadline.
+                refuse(taskId, planVersion, "chunk " + c.index() + " of " + chunker.count() + " could not be sent within "
+                                            + HandoffLimits.TRANSFER_TIMEOUT_MS + " = " + limits.transferTimeoutMs()
+                                            + " ms");
+                return;
+            }
+        }
+        ws.tryFlushRemotes();
+        handedOff.put(taskId, planVersion);
+        long took = clock.getAsLong() - start;
+        LOG.info("nonstop: task {} handed its state over ({} bytes in {} chunk(s), {} ms); its old instance now "
+                 + "forwards", taskId, bytes.length, chunker.count(), took);
+        events.append("handoff_sent", Map.of("port", ws.port, "task", taskId, "plan_version", planVersion,
+                                             "bytes", bytes.length, "chunks", chunker.count(), "took_ms", took));
+    }
+
+    private void refuse(int taskId, long planVersion, String why) {
+        LOG.warn("nonstop: task {} keeps its state on this worker: {}", taskId, why);
+        events.append("handoff_aborted", Map.of("port", ws.port, "task", taskId, "plan_version", planVersion,
+                                                "reason", why));
+    }
+
+    /** Target: one chunk; the complete snapshot is installed before any held tuple is processed. */
+    private void receive(Executor executor, Object bolt, int taskId, HandoffMessage.Chunk c) throws Exception {
+        HandoffGate<TupleImpl> gate = gates.get(taskId);
+        if (gate == null || !(bolt instanceof HandoffState<?> s)) {
+            LOG.warn("nonstop: task {} got a snapshot chunk it does not wait for (plan v{}); ignored", taskId,
+                     c.planVersion());
+            return;
+        }
+        Optional<byte[]> whole;
+        try {
+            whole = gate.chunk(c.planVersion(), c.chunk());
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            LOG.warn("nonstop: task {}: {}", taskId, e.getMessage());
+            if (e instanceof IllegalArgumentException) {
+                release(executor, taskId, gate, gate.abandon("snapshot rejected: " + e.getMessage()));
+            }
+            return;
+        }
+        if (whole.isEmpty()) {
+            return;
+        }
+        try {
+            install(s, deserialize(whole.get()));
+        } catch (RuntimeException e) {
+            release(executor, taskId, gate, gate.abandon("installing the snapshot failed: " + e));
+            return;
+        }
+        LOG.info("nonstop: task {} installed its handed-over state ({} bytes); releasing {} held tuple(s)", taskId,
+                 whole.get().length, gate.held());
+        release(executor, taskId, gate, gate.installed());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <S> void install(HandoffState<S> bolt, Object snapshot) {
+        bolt.restoreState((S) snapshot);
+    }
+
+    /** Target, on the scheduler: the gate's deadline passed; the executor's own thread looks at it. */
+    private void wake(int taskId) {
+        HandoffGate<TupleImpl> gate = gates.get(taskId);
+        if (gate == null) {
+            return;
+        }
+        JCQueue queue = ws.taskToExecutorQueue.get(taskId);
+        if (queue == null) {
+            gates.remove(taskId, gate);   // the instance is gone
+            return;
+        }
+        AddressedTuple w = new AddressedTuple(taskId, message(taskId, HandoffMessage.wake()));
+        if (!queue.tryPublish(w) && !queue.tryPublishToOverflow(w)) {
+            LOG.warn("nonstop: no room to wake the handoff gate of task {}; its next tuple opens it", taskId);
+        }
+    }
+
+    private void forward(int taskId, TupleImpl tuple) {
+        if (send(new AddressedTuple(taskId, tuple), clock.getAsLong() + limits.transferTimeoutMs())) {
+            ws.tryFlushRemotes();
+        } else {
+            LOG.warn("nonstop: a tuple for task {} could not be forwarded to its new home; the acker replays it",
+                     taskId);
+        }
+    }
+
+    /** Sends in order on this thread, waiting out back pressure on the way (never past {@code deadlineMs}). */
+    private boolean send(AddressedTuple t, long deadlineMs) {
+        KryoTupleSerializer ser = serializer.get();
+        while (!ws.tryTransferRemote(t, null, ser)) {
+            if (clock.getAsLong() >= deadlineMs || Thread.currentThread().isInterrupted()) {
+                return false;
+            }
+            ws.tryFlushRemotes();
+            LockSupport.parkNanos(SEND_PAUSE_NS);
+        }
+        return true;
+    }
+
+    private TupleImpl message(int taskId, byte[] body) {
+        List<Object> values = new ArrayList<>(1);
+        values.add(body);
+        return new TupleImpl(ws.getWorkerTopologyContext(), values, ws.getTaskToComponent().get(taskId), taskId, STREAM);
+    }
+
+    private byte[] serialize(Object snapshot) {
+        // The output refuses to grow past the limit, so an oversized state fails before it is all copied.
+        Output out = new Output(4096, (int) Math.min(Integer.MAX_VALUE - 8, limits.maxBytes()));
+        kryo.get().writeClassAndObject(out, snapshot);
+        return out.toBytes();
+    }
+
+    private Object deserialize(byte[] bytes) {
+        return kryo.get().readClassAndObject(new Input(bytes));
+    }
+}

@@ -1,0 +1,105 @@
+package io.nonstopstorm.migration.state;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class HandoffGateTest {
+    /** Chunks of 4 bytes, an early buffer of 10 "bytes" (a tuple's size is its length). */
+    private static final HandoffLimits LIMITS = new HandoffLimits(100, 4, 10, 1000, 2);
+    private static final long DEADLINE = 5000;
+
+    private final HandoffGate<String> gate = new HandoffGate<>(LIMITS, String::length, DEADLINE);
+
+    private static List<SnapshotChunk> chunksOf(byte[] snapshot) {
+        return new SnapshotChunker(snapshot, LIMITS.chunkBytes()).all();
+    }
+
+    @Test
+    void holdsTuplesUntilTheWholeSnapshotIsInThenReleasesThemInArrivalOrder() {
+        assertEquals(List.of(), gate.offer("a", 10));
+        assertEquals(List.of(), gate.offer("b", 20));
+        byte[] snapshot = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+        List<SnapshotChunk> chunks = chunksOf(snapshot);
+        assertEquals(3, chunks.size());
+        // Out of order: the snapshot is whole only with the last missing piece.
+        assertEquals(Optional.empty(), gate.chunk(4, chunks.get(2)));
+        assertEquals(Optional.empty(), gate.chunk(4, chunks.get(0)));
+        assertEquals(List.of(), gate.offer("c", 30));
+        byte[] whole = gate.chunk(4, chunks.get(1)).orElseThrow();
+        assertArrayEquals(snapshot, whole);
+        assertFalse(gate.isOpen());
+        assertEquals(List.of("a", "b", "c"), gate.installed());
+        assertEquals("installed", gate.openedBecause());
+        assertEquals(List.of("d"), gate.offer("d", 40));
+    }
+
+    @Test
+    void opensEmptyAtTheDeadlineWithTheHeldTuplesFirst() {
+        gate.offer("a", 10);
+        assertEquals(List.of(), gate.expire(DEADLINE - 1));
+        assertEquals(List.of("a", "b"), gate.offer("b", DEADLINE));
+        assertTrue(gate.openedBecause().contains("deadline"));
+        assertThrows(IllegalStateException.class, () -> gate.chunk(1, chunksOf(new byte[] {1}).get(0)));
+    }
+
+    @Test
+    void aWakeUpAtTheDeadlineReleasesWhatIsHeldWithoutANewTuple() {
+        gate.offer("a", 10);
+        assertEquals(List.of("a"), gate.expire(DEADLINE));
+        assertEquals(List.of(), gate.expire(DEADLINE + 1));
+    }
+
+    @Test
+    void aFullEarlyBufferOpensTheGateRatherThanDropping() {
+        assertEquals(List.of(), gate.offer("aaaaaaaa", 10));
+        assertEquals(List.of("aaaaaaaa", "bbbbb"), gate.offer("bbbbb", 20));
+        assertTrue(gate.openedBecause().contains("early buffer full"), gate.openedBecause());
+    }
+
+    @Test
+    void aDamagedChunkIsRejectedAndTheOldMoveIsIgnoredForANewerOne() {
+        byte[] older = {9, 9, 9, 9, 9};
+        byte[] newer = {1, 2, 3};
+        assertEquals(Optional.empty(), gate.chunk(5, chunksOf(older).get(0)));
+        assertArrayEquals(newer, gate.chunk(6, chunksOf(newer).get(0)).orElseThrow());
+        SnapshotChunk c = chunksOf(new byte[] {4, 5}).get(0);
+        HandoffGate<String> other = new HandoffGate<>(LIMITS, String::length, DEADLINE);
+        SnapshotChunk damaged = new SnapshotChunk(c.index(), c.count(), c.totalBytes(), c.snapshotCrc(),
+                                                  c.chunkCrc() + 1, c.data());
+        assertThrows(IllegalArgumentException.class, () -> other.chunk(1, damaged));
+        other.offer("x", 1);
+        assertEquals(List.of("x"), other.abandon("snapshot rejected"));
+        assertEquals("snapshot rejected", other.openedBecause());
+    }
+
+    @Test
+    void aStaleChunkAfterANewerMoveStartedIsIgnored() {
+        List<SnapshotChunk> newer = chunksOf(new byte[] {1, 2, 3, 4, 5});
+        assertEquals(Optional.empty(), gate.chunk(8, newer.get(0)));
+        assertEquals(Optional.empty(), gate.chunk(7, chunksOf(new byte[] {7}).get(0)));
+        assertArrayEquals(new byte[] {1, 2, 3, 4, 5}, gate.chunk(8, newer.get(1)).orElseThrow());
+    }
+
+    @Test
+    void limitsComeFromTheConfWithDefaultsAndNamedErrors() {
+        assertEquals(HandoffLimits.DEFAULTS, HandoffLimits.fromConf(Map.of()));
+        HandoffLimits l = HandoffLimits.fromConf(Map.of(HandoffLimits.MAX_BYTES, "2048", HandoffLimits.CHUNK_BYTES, 512,
+                                                        HandoffLimits.TRANSFER_TIMEOUT_MS, 100L));
+        assertEquals(new HandoffLimits(2048, 512, HandoffLimits.DEFAULTS.earlyBufferBytes(), 100,
+                                       HandoffLimits.DEFAULTS.maxResends()), l);
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+            () -> HandoffLimits.fromConf(Map.of(HandoffLimits.CHUNK_BYTES, "big")));
+        assertTrue(bad.getMessage().contains(HandoffLimits.CHUNK_BYTES), bad.getMessage());
+        assertTrue(HandoffLimits.enabled(Map.of()));
+        assertFalse(HandoffLimits.enabled(Map.of(HandoffLimits.HANDOFF, "false")));
+        assertThrows(IllegalArgumentException.class, () -> HandoffLimits.enabled(Map.of(HandoffLimits.HANDOFF, "yes")));
+    }
+}

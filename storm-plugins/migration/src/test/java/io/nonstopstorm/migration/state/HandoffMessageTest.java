@@ -1,0 +1,63 @@
+package io.nonstopstorm.migration.state;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+class HandoffMessageTest {
+
+    @Test
+    void aChunkSurvivesTheRoundTripWithItsHeaderAndBytes() {
+        SnapshotChunk c = new SnapshotChunker("hello, handoff".getBytes(StandardCharsets.UTF_8), 5).chunk(1);
+        HandoffMessage m = HandoffMessage.decode(HandoffMessage.chunk(42, c));
+        HandoffMessage.Chunk got = assertInstanceOf(HandoffMessage.Chunk.class, m);
+        assertEquals(42, got.planVersion());
+        assertTrue(got.chunk().sameAs(c));
+        assertTrue(got.chunk().intact());
+    }
+
+    @Test
+    void anEmptySnapshotIsOneEmptyChunk() {
+        SnapshotChunk c = new SnapshotChunker(new byte[0], 5).chunk(0);
+        HandoffMessage.Chunk got = (HandoffMessage.Chunk) HandoffMessage.decode(HandoffMessage.chunk(1, c));
+        assertArrayEquals(new byte[0], got.chunk().data());
+    }
+
+    @Test
+    void barrierAndWakeRoundTrip() {
+        assertEquals(new HandoffMessage.Barrier(7), HandoffMessage.decode(HandoffMessage.barrier(7)));
+        assertEquals(new HandoffMessage.Wake(), HandoffMessage.decode(HandoffMessage.wake()));
+    }
+
+    @Test
+    void whatAComponentEmitsIsNotTakenForAMessage() {
+        assertFalse(HandoffMessage.isHandoff("event"));
+        assertFalse(HandoffMessage.isHandoff(new byte[] {1, 2, 3, 4, 5, 6}));
+        assertFalse(HandoffMessage.isHandoff(new byte[] {0x4E, 0x53}));
+        assertTrue(HandoffMessage.isHandoff(HandoffMessage.wake()));
+        assertThrows(IllegalArgumentException.class, () -> HandoffMessage.decode("event"));
+    }
+
+    @Test
+    void truncatedPaddedOrUnknownMessagesAreRefusedWithAReason() {
+        byte[] chunk = HandoffMessage.chunk(3, new SnapshotChunker(new byte[] {1, 2, 3}, 8).chunk(0));
+        IllegalArgumentException cut = assertThrows(IllegalArgumentException.class,
+            () -> HandoffMessage.decode(Arrays.copyOf(chunk, chunk.length - 1)));
+        assertTrue(cut.getMessage().contains("carries"), cut.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> HandoffMessage.decode(Arrays.copyOf(chunk, 20)));
+        assertThrows(IllegalArgumentException.class,
+            () -> HandoffMessage.decode(Arrays.copyOf(HandoffMessage.barrier(1), 14)));
+        byte[] unknown = HandoffMessage.wake();
+        unknown[4] = 9;
+        IllegalArgumentException kind = assertThrows(IllegalArgumentException.class,
+            () -> HandoffMessage.decode(unknown));
+        assertTrue(kind.getMessage().contains("kind 9"), kind.getMessage());
+    }
+}
