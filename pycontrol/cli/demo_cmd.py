@@ -35,7 +35,9 @@ def register(main: click.Group) -> None:
               help="Part 2: seconds of warm-up in each run (the controller observing), left out of the comparison.")
 @click.option("--duration", "phase_s", type=float, default=50, show_default=True,
               help="Part 2: seconds of each phase (OTD live, and the control run without moves).")
-@click.option("--network", default="loopback", show_default=True, help="loopback, or netns (needs root).")
+@click.option("--network", default="auto", show_default=True,
+              help="auto (netns where network namespaces can be made, i.e. as root; else loopback), loopback, "
+                   "or netns. Part 2 shapes netns links.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Results directory (default: results/demo/<date-time>).")
 @click.option("--port-base", type=int, default=17000, show_default=True,

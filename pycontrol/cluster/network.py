@@ -28,16 +28,26 @@ def _run(argv: Sequence[str], check: bool = True) -> subprocess.CompletedProcess
     return p
 
 
+def netns_unavailable() -> str | None:
+    """Why network namespaces cannot be created here, or None when they can (probed by making one)."""
+    if os.geteuid() != 0:
+        return "network namespaces need root (CAP_NET_ADMIN)"
+    probe = "nonstop-probe"
+    try:
+        p = _run(["ip", "netns", "add", probe], check=False)
+    except FileNotFoundError:
+        return "the `ip` command (iproute2) is not installed"
+    if p.returncode != 0:
+        return f"cannot create network namespaces here ({p.stderr.strip()})"
+    _run(["ip", "netns", "del", probe], check=False)
+    return None
+
+
 def check_rights() -> None:
     """Fail early, and clearly, when namespaces cannot be created."""
-    if os.geteuid() != 0:
-        raise UserError("--network netns needs root (CAP_NET_ADMIN) to create network namespaces; "
-                        "run as root or use --network loopback")
-    probe = "nonstop-probe"
-    p = _run(["ip", "netns", "add", probe], check=False)
-    if p.returncode != 0:
-        raise UserError(f"cannot create network namespaces here ({p.stderr.strip()}); use --network loopback")
-    _run(["ip", "netns", "del", probe], check=False)
+    why = netns_unavailable()
+    if why:
+        raise UserError(f"--network netns: {why}; run as root or use --network loopback")
 
 
 def link_qdisc(bandwidth: str | None, delay_ms: float | None) -> list[str] | None:

@@ -17,8 +17,9 @@ from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
 
+from pycontrol.cluster import network
 from pycontrol.demo import figure, move_part, report_html
-from pycontrol.demo.options import DemoOptions, check_environment
+from pycontrol.demo.options import DemoOptions, check_environment, resolve_network
 from pycontrol.errors import UserError
 
 ControllerPart = Callable[..., dict]
@@ -54,7 +55,7 @@ def census_lines(census: dict[str, dict[str, int]]) -> list[str]:
 def move_commands(opts: DemoOptions) -> list[str]:
     return [f"./nonstop demo --part move --rate {opts.rate} --before {opts.before_s:g} --after {opts.after_s:g} "
             f"--moves {','.join(map(str, opts.moves))}{' --rebalance' if opts.rebalance else ''} "
-            f"--port-base {opts.port_base}"]
+            f"--port-base {opts.port_base} --network {opts.network}"]
 
 
 def run_move_part(home: Path, opts: DemoOptions, out_dir: Path, echo: Callable[[str], None],
@@ -99,15 +100,20 @@ def write_outputs(doc: dict, out_dir: Path) -> Path:
 
 
 def run_demo(home: Path, opts: DemoOptions, out_dir: Path, echo: Callable[[str], None], keep: bool = False,
-             controller_part: ControllerPart | None = None) -> dict:
+             controller_part: ControllerPart | None = None,
+             netns_unavailable: Callable[[], str | None] | None = None) -> dict:
     """The parts asked for, in order; a part that fails is recorded (and the next still runs), the
     report is written either way, and a failure then exits non-zero."""
+    asked = opts.network
+    opts, network_line = resolve_network(opts, netns_unavailable or network.netns_unavailable)
     check_environment(home, opts)
     run_controller = (controller_part or load_controller_part()) if opts.runs_controller else None
     out_dir.mkdir(parents=True, exist_ok=True)
     started = time.time()
+    echo(network_line)
     doc: dict = {"when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                 "machine": f"{platform.node()}, {os.cpu_count()} CPUs", "options": asdict(opts)}
+                 "machine": f"{platform.node()}, {os.cpu_count()} CPUs", "options": asdict(opts),
+                 "network": {"asked": asked, "used": opts.network, "why": network_line}}
     if opts.runs_move:
         echo("part 1: one move, two ways (stock Storm, then nonstop)")
         try:
@@ -119,7 +125,7 @@ def run_demo(home: Path, opts: DemoOptions, out_dir: Path, echo: Callable[[str],
         echo("part 2: the controller where placement matters (OTD live, then a control run without moves)")
         try:
             got = run_controller(home / "controller", out_dir, echo, port_base=opts.port_base,
-                                 warmup_s=opts.warmup_s, phase_s=opts.phase_s, keep=keep)
+                                 warmup_s=opts.warmup_s, phase_s=opts.phase_s, network=opts.network, keep=keep)
             doc["controller"] = relative_figures(got, out_dir)
         except UserError as e:
             echo(f"part 2 failed: {e}")

@@ -3,15 +3,20 @@ whether the ports and the network mode can be had. Pure except `check_environmen
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pycontrol.cluster import ports
-from pycontrol.cluster.spec import NODE_PORT_STRIDE, ClusterSpec, make_spec
+from pycontrol.cluster.spec import NETWORKS, NODE_PORT_STRIDE, ClusterSpec, make_spec
 from pycontrol.errors import UserError
 
 PART_MOVE, PART_CONTROLLER, PART_ALL = "move", "controller", "all"
 PARTS = (PART_MOVE, PART_CONTROLLER, PART_ALL)
+# auto: network namespaces where they can be made (root), so nodes talk over real, shaped links; else
+# loopback addresses. The demo says which it used.
+NETWORK_AUTO = "auto"
+DEMO_NETWORKS = (NETWORK_AUTO, *NETWORKS)
 
 
 @dataclass(frozen=True)
@@ -25,7 +30,7 @@ class DemoOptions:
     warmup_s: float = 20             # part 2: observing (left out of the comparison)
     phase_s: float = 50              # part 2: each of OTD live and the control run
     port_base: int = 17000
-    network: str = "loopback"
+    network: str = NETWORK_AUTO
 
     @property
     def runs_move(self) -> bool:
@@ -41,6 +46,8 @@ def make_options(part: str, rate: int, before_s: float, after_s: float, moves: s
     """The user's flags, checked: every mistake is one line naming the flag."""
     if part not in PARTS:
         raise UserError(f"--part must be one of {', '.join(PARTS)}, got '{part}'")
+    if network not in DEMO_NETWORKS:
+        raise UserError(f"--network must be one of {', '.join(DEMO_NETWORKS)}, got '{network}'")
     if rate < 1:
         raise UserError(f"--rate must be a positive number of sentences per second, got {rate}")
     for flag, value, least in (("--before", before_s, 1), ("--after", after_s, 5), ("--warmup", warmup_s, 10),
@@ -57,9 +64,21 @@ def make_options(part: str, rate: int, before_s: float, after_s: float, moves: s
                        warmup_s=warmup_s, phase_s=phase_s, port_base=port_base, network=network)
 
 
+def resolve_network(opts: DemoOptions, netns_unavailable: Callable[[], str | None]) -> tuple[DemoOptions, str]:
+    """`auto` made concrete: netns when namespaces can be made, else loopback. Returns the options with
+    the network chosen and one line saying what was chosen and why (the demo prints and records it)."""
+    if opts.network != NETWORK_AUTO:
+        return opts, f"network: {opts.network} (as asked)"
+    why = netns_unavailable()
+    if why is None:
+        return replace(opts, network="netns"), "network: netns (auto: each node in its own network namespace)"
+    return replace(opts, network="loopback"), f"network: loopback (auto: {why})"
+
+
 def check_environment(home: Path, opts: DemoOptions, nodes: int = 2, slots: int = 4) -> ClusterSpec:
-    """Before anything starts: the cluster shape is valid, netns has the rights it needs, and no port of
-    the port base is taken (every cluster of the demo uses the same ports, one after the other)."""
+    """Before anything starts (opts.network already resolved): the cluster shape is valid, netns has the
+    rights it needs, and no port of the port base is taken (every cluster of the demo uses the same
+    ports, one after the other)."""
     spec = make_spec(home, nodes=nodes, slots=slots, network=opts.network, port_base=opts.port_base)
     if spec.network == "netns":
         from pycontrol.cluster import network

@@ -74,6 +74,13 @@ def _part(title: str, intro: str, part: dict | None, body: str) -> str:
     return head + _lines(part.get("summary_lines") or []) + body + _commands(part.get("commands") or [])
 
 
+def _network_sentence(network: dict | None) -> str:
+    """The nodes' network as the demo chose it ("network: netns (auto: ...)"), or nothing if unrecorded."""
+    if not network or not network.get("why"):
+        return ""
+    return " The nodes' " + escape(str(network["why"])) + "."
+
+
 def render(doc: dict) -> str:
     """The whole page from the demo's result document (see pycontrol.demo.run_demo)."""
     move, ctl = doc.get("move"), doc.get("controller")
@@ -103,5 +110,6 @@ def render(doc: dict) -> str:
     title = "nonstop Storm demo"
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
             f"<style>{STYLE}</style></head><body><h1>{escape(title)}</h1>"
-            f"<p>Run {escape(str(doc.get('when', '')))} on {escape(str(doc.get('machine', '')))}.</p>"
+            f"<p>Run {escape(str(doc.get('when', '')))} on {escape(str(doc.get('machine', '')))}."
+            f"{_network_sentence(doc.get('network'))}</p>"
             f"{parts}<script>{SCRIPT}</script></body></html>")

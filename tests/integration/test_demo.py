@@ -5,8 +5,11 @@ headless Chromium with its figure loaded and its table filled. Part 2 is tested 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from pycontrol.cluster import network
 from pycontrol.demo import figure, move_part, report_html, run_demo
 from pycontrol.demo.options import DemoOptions
 from tests.conftest import TEST_PORT_BASE, assert_nothing_left
@@ -48,5 +51,9 @@ def test_one_move_two_ways_stock_restarts_a_worker_nonstop_does_not(tmp_path):
     assert lines[-1] == f"report: {(tmp_path / 'out' / 'report.html').resolve()}"
     assert any(line.startswith("[stock: warming up]") for line in lines)          # the live display
     assert any(line.startswith("[nonstop M=1: after the move]") and "acked" in line for line in lines)
+    # The default network (auto) was made concrete, said, and each way's cluster left nothing behind.
+    assert doc["network"]["asked"] == "auto" and doc["network"]["why"] in lines
+    ran = replace(opts, network=doc["network"]["used"])
     for way in ("stock", "nonstop"):
-        assert_nothing_left(move_part.cluster_spec(tmp_path / "home", way, opts))
+        assert_nothing_left(move_part.cluster_spec(tmp_path / "home", way, ran))
+        assert network.leftovers(move_part.cluster_spec(tmp_path / "home", way, ran)) == []

@@ -9,7 +9,8 @@ import os
 import pytest
 
 from pycontrol.bench.otd import comparison
-from pycontrol.bench.otd.controlled import NODE_SLOTS, run_controller_part
+from pycontrol.bench.otd.controlled import LINK_BANDWIDTH, NODE_SLOTS, run_controller_part
+from pycontrol.cluster import network
 from pycontrol.cluster.spec import cpus_per_node, make_spec
 from tests.conftest import TEST_PORT_BASE, assert_nothing_left
 
@@ -23,12 +24,17 @@ def test_controller_part_compares_otd_with_a_control_that_moves_nothing(tmp_path
     home, out = tmp_path / "ctl-cluster", tmp_path / "out"
     port_base = TEST_PORT_BASE + 1400   # clear of the session cluster and the lifecycle test (+1000)
     lines: list[str] = []
+    # As the demo's default (auto) chooses: netns nodes with shaped links as root, else loopback.
+    net = "netns" if network.netns_unavailable() is None else "loopback"
     doc = run_controller_part(home, out, lambda line: (lines.append(line), print(line, flush=True)),
-                              port_base=port_base, warmup_s=WARMUP_S, phase_s=PHASE_S)
+                              port_base=port_base, warmup_s=WARMUP_S, phase_s=PHASE_S, network=net)
 
-    # The cluster is down afterwards and nothing of it is left.
-    spec = make_spec(home, nodes=2, node_slots=NODE_SLOTS, port_base=port_base)
+    # The cluster is down afterwards and nothing of it is left (processes, ports, namespaces and links).
+    spec = make_spec(home, nodes=2, node_slots=NODE_SLOTS, port_base=port_base, network=net)
     assert_nothing_left(spec)
+    assert network.leftovers(spec) == []
+    assert doc["cluster"]["network"] == net
+    assert doc["cluster"]["link_bandwidth"] == (LINK_BANDWIDTH if net == "netns" else None)
 
     written = json.loads((out / "controller.json").read_text())
     assert written["comparison"] == doc["comparison"]

@@ -6,7 +6,8 @@ last window is dropped), so window k of OTD and window k of the control are the 
 same warm-up. Per window: throughput (mean acked tuples/s over its seconds), latency p50 and p99 (means
 of its seconds' percentiles, from each tuple's intended emit time to its ack; seconds without acks have
 none), worker-CPU imbalance (coefficient of variation across the topology's workers, a worker emptied
-by a move counting as 0) and the inter-node tuple share (means over its samples).
+by a move counting as 0), node-CPU imbalance (the same across nodes, of each node's busy share; only
+when the nodes' CPUs are given) and the inter-node tuple share (means over its samples).
 
 Over the windows each metric has a median and a spread, the interquartile range (the middle half of
 the windows: one slow window does not decide). OTD is `better` when the two spreads do not overlap
@@ -19,13 +20,14 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pycontrol.bench.otd.summary import change_pct, cpu_cv
+from pycontrol.bench.otd.summary import change_pct, cpu_cv, node_cpu_cv
 
 # metric -> True when higher is better
 METRICS = {"throughput": True, "latency_p50_ms": False, "latency_p99_ms": False, "worker_cpu_cv": False,
-           "inter_node_share": False}
+           "node_cpu_cv": False, "inter_node_share": False}
 LABELS = {"throughput": "throughput (acked/s)", "latency_p50_ms": "latency p50 (ms)",
           "latency_p99_ms": "latency p99 (ms)", "worker_cpu_cv": "worker-CPU imbalance (CV)",
+          "node_cpu_cv": "node-CPU imbalance (CV)",
           "inter_node_share": "inter-node tuple share"}
 
 
@@ -35,9 +37,9 @@ def _mean(values) -> float | None:
 
 
 def windows(samples: Sequence[Mapping], seconds: Sequence[Mapping], start: float, end: float,
-            window_s: float, workers: int) -> list[dict[str, Any]]:
+            window_s: float, workers: int, node_cpus: Mapping[str, int] | None = None) -> list[dict[str, Any]]:
     """Every complete window of [start, end): its offset from start and each metric (None when the
-    window holds no data for it)."""
+    window holds no data for it). node_cpus: host -> CPUs of each node, for the node-CPU imbalance."""
     if window_s <= 0:
         raise ValueError(f"window_s must be positive, got {window_s}")
     out = []
@@ -53,6 +55,7 @@ def windows(samples: Sequence[Mapping], seconds: Sequence[Mapping], start: float
             "latency_p50_ms": _mean(r["latency_p50_ms"] for r in acked),
             "latency_p99_ms": _mean(r.get("latency_p99_ms") for r in acked),
             "worker_cpu_cv": _mean(cpu_cv(s["worker_cpu"], workers) for s in ss),
+            "node_cpu_cv": _mean(node_cpu_cv(s["worker_cpu"], node_cpus) for s in ss) if node_cpus else None,
             "inter_node_share": _mean(s["inter_node_share"] for s in ss),
         })
         k += 1

@@ -70,6 +70,12 @@ HEAVY_BASE = 40000     # harmonic-sum terms per word and key weight: the splits'
 # both runs' throughput jumped (~550 -> ~1000 acked/s) at the same offset 60-80 s in, whatever the
 # placement; with C1 only it is flat from the start (quiet-machine runs, 2026-11-27).
 JIT = "topology.worker.childopts=-XX:TieredStopAtLevel=1"
+# netns nodes (as root): each node's egress link shaped by tbf, as separate machines on a 100 Mbit/s
+# network. The word count's inter-node traffic (about 2000 sentences and their words per second, and
+# acks) stays well below it, so the link separates the nodes without becoming the bottleneck. No delay:
+# netem is not in every kernel (not in this project's reference machine's), and a delay there but not
+# elsewhere would make the demo's figures depend on the kernel.
+LINK_BANDWIDTH = "100mbit"
 PENDING = 1000         # in flight per spout task: the nodes' CPUs, not this, bound throughput
 SETTINGS = ("topology.workers=4", "workload.par.split=8", "workload.par.count=4", f"workload.rate={RATE}",
             f"topology.max.spout.pending={PENDING}", f"workload.heavy.drift.secs={NO_DRIFT_S}",
@@ -95,13 +101,15 @@ def controller_experiment(policy: str, warmup_s: float, phase_s: float) -> Exper
 
 
 def run_controller_part(home: Path, out_dir: Path, echo: Callable[[str], None], *, port_base: int,
-                        warmup_s: float, phase_s: float, keep: bool = False) -> dict:
-    """Brings up the pinned cluster, runs OTD and then its control, takes the cluster down (unless keep),
-    writes out_dir/controller.json and the timeline figure, and returns the same document."""
+                        warmup_s: float, phase_s: float, network: str = "loopback", keep: bool = False) -> dict:
+    """Brings up the pinned cluster (on loopback addresses, or netns nodes with shaped links), runs OTD and
+    then its control, takes the cluster down (unless keep), writes out_dir/controller.json and the
+    timeline figure, and returns the same document."""
     otd_exp = controller_experiment("otd", warmup_s, phase_s)
     control_exp = controller_experiment("plan-only", warmup_s, phase_s)
     pins = cpus_per_node(2, sorted(os.sched_getaffinity(0)))
     spec = make_spec(home, nodes=2, node_slots=NODE_SLOTS, node_cpus=pins, port_base=port_base,
+                     network=network, link_bandwidth=LINK_BANDWIDTH if network == "netns" else None,
                      extra_conf=CLUSTER_CONF)
     out_dir.mkdir(parents=True, exist_ok=True)
     with cluster_session(spec, echo, keep):
@@ -111,7 +119,9 @@ def run_controller_part(home: Path, out_dir: Path, echo: Callable[[str], None], 
         echo(f"run 2 of 2: control ({warmup_s:g} s warm-up, then {phase_s:g} s observing only, no moves)")
         control = run_on_cluster(spec, control_exp, echo)
     doc = build_document(otd, control, spec_info={"nodes": 2, "node_slots": list(NODE_SLOTS),
-                                                  "node_cpus": [list(c) for c in pins], "network": spec.network},
+                                                  "node_cpus": [list(c) for c in pins],
+                                                  "node_hosts": [n.host for n in spec.node_specs], "network": spec.network,
+                                                  "link_bandwidth": spec.link_bandwidth},
                          warmup_s=warmup_s, phase_s=phase_s, port_base=port_base, home=home, out_dir=out_dir)
     for line in doc["summary_lines"]:
         echo(line)
@@ -120,18 +130,24 @@ def run_controller_part(home: Path, out_dir: Path, echo: Callable[[str], None], 
     return doc
 
 
-def _run_windows(data: RunData, phase_s: float) -> list[dict]:
+def _node_cpus(spec_info: dict) -> dict[str, int]:
+    """host -> CPUs of each node, as the cluster was pinned (empty when unknown)."""
+    return {h: len(c) for h, c in zip(spec_info.get("node_hosts") or [], spec_info.get("node_cpus") or [])}
+
+
+def _run_windows(data: RunData, phase_s: float, node_cpus: dict[str, int]) -> list[dict]:
     """The measured phase's windows, up to phase_s: a controller cycle waiting on a slow move can end the
     phase late, and both runs must be compared over the same stretch."""
     samples = [s.to_dict() for s in data.samples]
     start, end = data.phases["otd"]
     return comparison.windows(samples, data.seconds, start, min(end, start + phase_s), WINDOW_S,
-                              topology_workers(samples))
+                              topology_workers(samples), node_cpus)
 
 
 def build_document(otd: RunData, control: RunData, *, spec_info: dict, warmup_s: float, phase_s: float,
                    port_base: int, home: Path, out_dir: Path) -> dict:
-    otd_w, control_w = _run_windows(otd, phase_s), _run_windows(control, phase_s)
+    node_cpus = _node_cpus(spec_info)
+    otd_w, control_w = _run_windows(otd, phase_s, node_cpus), _run_windows(control, phase_s, node_cpus)
     table = comparison.compare(otd_w, control_w)
     t0 = otd.phases["otd"][0]
     moves = [{"executor": m["executor"], "from_slot": m["from_slot"], "to_slot": m["to_slot"],
@@ -139,6 +155,7 @@ def build_document(otd: RunData, control: RunData, *, spec_info: dict, warmup_s:
     lines = comparison.summary_lines(table, moves, (len(otd_w), len(control_w)), WINDOW_S)
     lines += comparison.stall_warnings({"OTD": otd_w, "control": control_w})
     lines.append(comparison.offered_rate_line(table, RATE))
+    lines.append(nodes_line(spec_info))
     if not moves:
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(otd.decisions.items())) or "none recorded"
         lines.insert(2, f"  OTD made no move: its cycles' decisions were {kinds} (controller.json: runs.otd.cycles)")
@@ -147,7 +164,7 @@ def build_document(otd: RunData, control: RunData, *, spec_info: dict, warmup_s:
                                    f"OTD vs control (no moves): {WORKLOAD}, pinned nodes", out_dir / "controller.png")
     return {
         "summary_lines": lines, "comparison": table, "moves": moves, "figures": [str(figure)],
-        "commands": _commands(home, port_base, warmup_s, phase_s, out_dir),
+        "commands": _commands(home, port_base, warmup_s, phase_s, out_dir, spec_info),
         "window_s": WINDOW_S, "warmup_s": warmup_s, "phase_s": phase_s, "workload": WORKLOAD,
         "settings": list(SETTINGS), "otd_params": otd.otd_params, "cluster": spec_info,
         "runs": {name: _run_doc(data, ws) for name, data, ws in (("otd", otd, otd_w), ("control", control, control_w))},
@@ -161,16 +178,28 @@ def _run_doc(data: RunData, ws: list[dict]) -> dict:
             "cycles": data.cycles, "samples": [s.to_dict() for s in data.samples], "seconds": data.seconds}
 
 
-def _commands(home: Path, port_base: int, warmup_s: float, phase_s: float, out_dir: Path) -> list[str]:
+def nodes_line(spec_info: dict) -> str:
+    """How the two nodes were separated, so a reader knows what the comparison ran on."""
+    cpus = " and ".join(f"CPU {','.join(map(str, c))}" for c in spec_info["node_cpus"])
+    if spec_info["network"] == "netns":
+        return (f"  nodes: pinned to {cpus}; each in its own network namespace, its link shaped to "
+                f"{spec_info['link_bandwidth']} (tbf)")
+    return f"  nodes: pinned to {cpus}; loopback addresses, no network between them (not root: no namespaces)"
+
+
+def _commands(home: Path, port_base: int, warmup_s: float, phase_s: float, out_dir: Path,
+              spec_info: dict) -> list[str]:
     q = shlex.quote
+    network = spec_info["network"]
     call = (f"from pathlib import Path; from pycontrol.bench.otd.controlled import run_controller_part; "
             f"run_controller_part(Path({str(home)!r}), Path({str(out_dir)!r}), print, port_base={port_base}, "
-            f"warmup_s={warmup_s:g}, phase_s={phase_s:g})")
+            f"warmup_s={warmup_s:g}, phase_s={phase_s:g}, network={network!r})")
     sets = " ".join(f"--set {q(s)}" for s in SETTINGS)
+    net = f" --network netns --link-bandwidth {spec_info['link_bandwidth']}" if network == "netns" else ""
     return [
         f"python -c {q(call)}",
         "# or by hand, one run at a time:",
-        f"pycontrol cluster up --pin-cpus --node-slots {q(';'.join(map(str, NODE_SLOTS)))} --port-base {port_base} "
+        f"pycontrol cluster up --pin-cpus --node-slots {q(';'.join(map(str, NODE_SLOTS)))}{net} --port-base {port_base} "
         f"--home {q(str(home))} " + " ".join(f"--conf {q(f'{k}={v}')}" for k, v in CLUSTER_CONF.items()),
         f"pycontrol topology submit {WORKLOAD} --name {TOPOLOGY} {sets} --home {q(str(home))}",
         f"pycontrol cluster down --home {q(str(home))}",

@@ -42,6 +42,23 @@ def cpu_cv(worker_cpu: Mapping[str, float], workers: int = 0) -> float | None:
     return statistics.pstdev(vals) / mean if mean > 0 else None
 
 
+def node_cpu_cv(worker_cpu: Mapping[str, float], node_cpus: Mapping[str, int]) -> float | None:
+    """Coefficient of variation of the nodes' busy shares (each node's workers' cores over its CPUs;
+    a node running none of the topology's workers counts as 0). Workers are keyed "host:port". The
+    per-worker figure misleads where nodes differ in slots: 4 splits in node1's one worker and 4 spread
+    over node2's three make the workers uneven and the nodes even. None below two nodes or when idle."""
+    if len(node_cpus) < 2:
+        return None
+    busy = {host: 0.0 for host in node_cpus}
+    for slot, cores in worker_cpu.items():
+        host = slot.rsplit(":", 1)[0]
+        if host in busy:
+            busy[host] += cores
+    shares = [busy[h] / node_cpus[h] for h in node_cpus]
+    mean = statistics.fmean(shares)
+    return statistics.pstdev(shares) / mean if mean > 0 else None
+
+
 def _mean(values: Iterable[float | None]) -> float | None:
     got = [v for v in values if v is not None]
     return round(statistics.fmean(got), 4) if got else None

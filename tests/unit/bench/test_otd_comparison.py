@@ -7,6 +7,7 @@ import pytest
 
 from pycontrol.bench.otd import comparison
 from pycontrol.bench.otd.comparison import compare, median_and_spread, verdict, windows
+from pycontrol.bench.otd.summary import node_cpu_cv
 from pycontrol.errors import UserError
 
 A, B = "10.0.0.1:6700", "10.0.0.2:6700"
@@ -34,13 +35,26 @@ def test_a_window_s_latency_skips_seconds_without_acks_and_empty_windows_have_no
     got = windows([], [sec(0, 0, p50=999), sec(1, 4, p50=20)], 0.0, 20.0, 10.0, workers=2)
     assert got[0]["throughput"] == 2 and got[0]["latency_p50_ms"] == 20
     assert got[1] == {"offset_s": 10, "throughput": None, "latency_p50_ms": None, "latency_p99_ms": None,
-                      "worker_cpu_cv": None, "inter_node_share": None}
+                      "worker_cpu_cv": None, "node_cpu_cv": None, "inter_node_share": None}
     assert got[0]["worker_cpu_cv"] is None
 
 
 def test_an_emptied_worker_counts_as_zero_in_the_imbalance():
     got = windows([smp(0, {A: 1.0}, 0.0)], [], 0.0, 10.0, 10.0, workers=2)
     assert got[0]["worker_cpu_cv"] == 1.0
+
+
+def test_node_imbalance_is_over_nodes_busy_shares_not_workers():
+    # node1's one worker runs what node2's three run between them: the workers are uneven, the nodes even.
+    cpu = {"h1:1": 0.9, "h2:1": 0.3, "h2:2": 0.3, "h2:3": 0.3}
+    got = windows([smp(0, cpu, 0.0)], [], 0.0, 10.0, 10.0, workers=4, node_cpus={"h1": 1, "h2": 1})
+    assert got[0]["node_cpu_cv"] == 0.0 and got[0]["worker_cpu_cv"] > 0.4
+    # A node with twice the CPUs is as busy with twice the cores; a node running nothing counts as 0.
+    assert node_cpu_cv({"h1:1": 0.5, "h2:1": 1.0}, {"h1": 1, "h2": 2}) == 0.0
+    assert node_cpu_cv({"h1:1": 1.0}, {"h1": 1, "h2": 1}) == 1.0
+    assert node_cpu_cv({"h1:1": 1.0}, {"h1": 1}) is None
+    # Without the nodes' CPUs the figure is unknown, not a guess.
+    assert windows([smp(0, cpu, 0.0)], [], 0.0, 10.0, 10.0, workers=4)[0]["node_cpu_cv"] is None
 
 
 def test_median_and_interquartile_range():
@@ -60,9 +74,9 @@ def test_verdict_needs_spreads_apart_and_knows_which_way_is_good():
 
 def test_compare_lists_every_metric_with_change_and_verdict():
     otd = [{"offset_s": 0, "throughput": t, "latency_p50_ms": 10.0, "latency_p99_ms": 40.0,
-            "worker_cpu_cv": 0.2, "inter_node_share": 0.4} for t in (150, 160, 170)]
+            "worker_cpu_cv": 0.2, "node_cpu_cv": 0.1, "inter_node_share": 0.4} for t in (150, 160, 170)]
     control = [{"offset_s": 0, "throughput": t, "latency_p50_ms": 12.0, "latency_p99_ms": 40.0,
-                "worker_cpu_cv": None, "inter_node_share": 0.3} for t in (100, 110, 120)]
+                "worker_cpu_cv": None, "node_cpu_cv": 0.1, "inter_node_share": 0.3} for t in (100, 110, 120)]
     rows = {r["metric"]: r for r in compare(otd, control)}
     assert list(rows) == list(comparison.METRICS)
     t = rows["throughput"]
@@ -109,11 +123,16 @@ def _run(phase0, acked, moves=(), decisions=None):
     return d
 
 
+NETNS = {"nodes": 2, "node_slots": [1, 3], "node_cpus": [[0], [1]], "network": "netns", "link_bandwidth": "100mbit",
+         "node_hosts": ["10.0.0.11", "10.0.0.12"]}
+LOOPBACK = {**NETNS, "network": "loopback", "link_bandwidth": None}
+
+
 def test_the_document_has_both_runs_every_metric_the_moves_and_the_figure(tmp_path):
     from pycontrol.bench.otd.controlled import build_document
     move = {"at": 1010.0, "cycle": 3, "executor": "[5-5]", "from_slot": B, "to_slot": A, "reason": "otd case 1",
             "predicted_gain": None, "outcome": "applied"}
-    doc = build_document(_run(1000.0, 300, [move]), _run(5000.0, 200), spec_info={"nodes": 2}, warmup_s=30,
+    doc = build_document(_run(1000.0, 300, [move]), _run(5000.0, 200), spec_info=NETNS, warmup_s=30,
                          phase_s=40, port_base=26000, home=tmp_path / "h", out_dir=tmp_path)
     json.dumps(doc)
     assert doc["moves"] == [{"executor": "[5-5]", "from_slot": B, "to_slot": A, "reason": "otd case 1", "ts": 1010.0,
@@ -126,6 +145,18 @@ def test_the_document_has_both_runs_every_metric_the_moves_and_the_figure(tmp_pa
     assert all((tmp_path / "controller.png").samefile(f) for f in doc["figures"])
     assert "--pin-cpus" in "\n".join(doc["commands"])
     assert any("[5-5]" in line for line in doc["summary_lines"])
+    # What the nodes ran on is said, and the commands rebuild the same shaped links.
+    assert "  nodes: pinned to CPU 0 and CPU 1; each in its own network namespace, its link shaped to 100mbit (tbf)" \
+        in doc["summary_lines"]
+    assert "--network netns --link-bandwidth 100mbit" in doc["commands"][2] and "network=" in doc["commands"][0] and "netns" in doc["commands"][0]
+
+
+def test_on_loopback_the_summary_says_the_nodes_share_no_network(tmp_path):
+    from pycontrol.bench.otd.controlled import build_document
+    doc = build_document(_run(1000.0, 300), _run(5000.0, 200), spec_info=LOOPBACK, warmup_s=30, phase_s=40,
+                         port_base=26000, home=tmp_path, out_dir=tmp_path)
+    assert any(line.startswith("  nodes: pinned to CPU 0 and CPU 1; loopback addresses") for line in doc["summary_lines"])
+    assert "--network" not in doc["commands"][2]
 
 
 def test_both_runs_are_compared_over_the_same_stretch_when_a_phase_ended_late(tmp_path):
@@ -133,14 +164,14 @@ def test_both_runs_are_compared_over_the_same_stretch_when_a_phase_ended_late(tm
     late = _run(1000.0, 300)
     late.phases["otd"] = (1000.0, 1130.0)          # a cycle waited 90 s on a move's verification
     late.seconds = [sec(1000.0 + i, 300) for i in range(130)]
-    doc = build_document(late, _run(5000.0, 200), spec_info={}, warmup_s=30, phase_s=40, port_base=26000,
+    doc = build_document(late, _run(5000.0, 200), spec_info=LOOPBACK, warmup_s=30, phase_s=40, port_base=26000,
                          home=tmp_path, out_dir=tmp_path)
     assert len(doc["runs"]["otd"]["windows"]) == len(doc["runs"]["control"]["windows"]) == 4
 
 
 def test_a_run_without_moves_says_so_and_why(tmp_path):
     from pycontrol.bench.otd.controlled import build_document
-    doc = build_document(_run(1000.0, 200, decisions={"no-action": 8}), _run(5000.0, 200), spec_info={},
+    doc = build_document(_run(1000.0, 200, decisions={"no-action": 8}), _run(5000.0, 200), spec_info=LOOPBACK,
                          warmup_s=30, phase_s=40, port_base=26000, home=tmp_path, out_dir=tmp_path)
     assert doc["moves"] == []
     assert any("OTD made no move" in line and "no-action 8" in line for line in doc["summary_lines"])

@@ -63,7 +63,7 @@ def test_busy_port_is_reported_with_its_owner():
 
 def test_netns_without_root_is_refused_before_anything_starts(monkeypatch):
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    with pytest.raises(UserError, match="needs root"):
+    with pytest.raises(UserError, match="need root"):
         network.check_rights()
 
 

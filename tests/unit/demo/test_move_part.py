@@ -16,7 +16,7 @@ def _everything(spec):
 
 
 def test_the_stock_way_loads_no_agent_in_any_jvm_but_follows_plans_through_the_scheduler_plugin():
-    spec = move_part.cluster_spec(Path("/tmp/demo"), "stock", DemoOptions())
+    spec = move_part.cluster_spec(Path("/tmp/demo"), "stock", DemoOptions(network="loopback"))
     assert spec.migration is False
     nodes, control, commands = _everything(spec)
     assert not any("javaagent" in a for c in commands for a in c.argv)          # nimbus, ui, supervisors, zk
@@ -28,7 +28,7 @@ def test_the_stock_way_loads_no_agent_in_any_jvm_but_follows_plans_through_the_s
 
 
 def test_the_nonstop_way_loads_the_agent_everywhere():
-    spec = move_part.cluster_spec(Path("/tmp/demo"), "nonstop", DemoOptions())
+    spec = move_part.cluster_spec(Path("/tmp/demo"), "nonstop", DemoOptions(network="netns"))
     nodes, control, commands = _everything(spec)
     assert all(any("-javaagent:" in a for a in c.argv) for c in commands if c.role in ("nimbus", "supervisor"))
     assert all("-javaagent:" in conf["worker.childopts"] for conf in nodes)
@@ -36,7 +36,7 @@ def test_the_nonstop_way_loads_the_agent_everywhere():
 
 
 def test_the_ways_share_the_port_base_and_get_homes_of_their_own():
-    opts = DemoOptions(port_base=24000)
+    opts = DemoOptions(port_base=24000, network="loopback")
     a, b = (move_part.cluster_spec(Path("/tmp/demo"), w, opts) for w in ("stock", "nonstop"))
     assert a.zk_port == b.zk_port == 24000 and a.home != b.home
 

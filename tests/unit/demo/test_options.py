@@ -69,7 +69,7 @@ def test_netns_without_root_is_refused_before_anything_starts(tmp_path, nothing_
     monkeypatch.setattr(network.os, "geteuid", lambda: 1000)
     r = CliRunner().invoke(demo, ["--network", "netns", "--home", str(tmp_path), "--out", str(tmp_path / "out"),
                                   "--port-base", "31000"])
-    assert isinstance(r.exception, UserError) and "--network netns needs root" in str(r.exception)
+    assert isinstance(r.exception, UserError) and "--network netns: network namespaces need root" in str(r.exception)
     assert not (tmp_path / "out").exists()
 
 

@@ -76,3 +76,10 @@ def test_a_part_that_failed_says_so_and_a_part_not_run_is_left_out():
 
 def test_a_controller_without_moves_says_so():
     assert "The controller made no move." in report_html.render({"controller": {**CONTROLLER, "moves": []}})
+
+
+def test_the_report_says_which_network_the_nodes_used():
+    html = report_html.render({"when": "now", "machine": "m", "network": {
+        "asked": "auto", "used": "loopback", "why": "network: loopback (auto: network namespaces need root <CAP>)"}})
+    assert "The nodes' network: loopback (auto: network namespaces need root &lt;CAP&gt;)." in html
+    assert "network:" not in report_html.render({"when": "now", "machine": "m"})

@@ -18,9 +18,9 @@ class FakeControllerPart:
         self.calls, self.fail = [], fail
 
     def __call__(self, home: Path, out_dir: Path, echo, *, port_base: int, warmup_s: float, phase_s: float,
-                 keep: bool = False) -> dict:
+                 network: str = "loopback", keep: bool = False) -> dict:
         self.calls.append({"home": home, "port_base": port_base, "warmup_s": warmup_s, "phase_s": phase_s,
-                           "keep": keep})
+                           "network": network, "keep": keep})
         if self.fail:
             raise UserError("timed out after 900 s waiting for acked tuples")
         (out_dir / "otd.png").write_bytes(b"png")
@@ -42,6 +42,7 @@ def no_clusters(monkeypatch):
 
     monkeypatch.setattr(demo, "run_move_part", move)
     monkeypatch.setattr(demo, "check_environment", lambda home, opts: None)
+    monkeypatch.setattr(demo.network, "netns_unavailable", lambda: None)   # as root: namespaces can be made
     return ran
 
 
@@ -51,13 +52,29 @@ def test_all_runs_part_one_then_the_controller_part_and_writes_the_report(tmp_pa
                         lines.append, controller_part=fake)
     assert no_clusters == [tmp_path / "home"]
     assert fake.calls == [{"home": tmp_path / "home" / "controller", "port_base": 24000, "warmup_s": 10,
-                           "phase_s": 40, "keep": False}]
+                           "phase_s": 40, "network": "netns", "keep": False}]
     assert doc["controller"]["figures"] == ["otd.png"]           # relative to the report
     report = (tmp_path / "out" / "report.html").read_text()
     assert 'src="otd.png"' in report and 'src="move.png"' in report
     assert json.loads((tmp_path / "out" / "demo.json").read_text())["move"]["table"] == [ROW]
     assert lines[-1] == f"report: {(tmp_path / 'out' / 'report.html').resolve()}"
     assert "OTD did not beat the control" in lines
+
+
+def test_auto_network_is_netns_where_namespaces_can_be_made_else_loopback_and_says_why(tmp_path, no_clusters):
+    fake, lines = FakeControllerPart(), []
+    doc = demo.run_demo(tmp_path, DemoOptions(part="controller"), tmp_path / "out", lines.append,
+                        controller_part=fake, netns_unavailable=lambda: "network namespaces need root (CAP_NET_ADMIN)")
+    assert fake.calls[0]["network"] == "loopback"
+    assert doc["network"] == {"asked": "auto", "used": "loopback",
+                              "why": "network: loopback (auto: network namespaces need root (CAP_NET_ADMIN))"}
+    assert doc["network"]["why"] in lines
+    doc = demo.run_demo(tmp_path, DemoOptions(part="controller", network="loopback"), tmp_path / "out2",
+                        lines.append, controller_part=fake, netns_unavailable=lambda: None)
+    assert fake.calls[1]["network"] == "loopback" and doc["network"]["used"] == "loopback"
+    doc = demo.run_demo(tmp_path, DemoOptions(part="controller"), tmp_path / "out3", lines.append,
+                        controller_part=fake, netns_unavailable=lambda: None)
+    assert fake.calls[2]["network"] == "netns" and doc["network"]["asked"] == "auto"
 
 
 def test_one_part_alone(tmp_path, no_clusters):
@@ -89,9 +106,9 @@ def test_part_one_lines_say_what_each_way_cost():
 def test_the_commands_reproduce_the_choices():
     (cmd,) = demo.move_commands(DemoOptions(rate=200, moves=(1,), rebalance=True, port_base=24000))
     assert cmd == ("./nonstop demo --part move --rate 200 --before 5 --after 30 --moves 1 --rebalance "
-                   "--port-base 24000")
+                   "--port-base 24000 --network auto")
     (cmd,) = demo.move_commands(DemoOptions())
-    assert cmd == "./nonstop demo --part move --rate 300 --before 5 --after 30 --moves 1,4 --port-base 17000"
+    assert cmd == "./nonstop demo --part move --rate 300 --before 5 --after 30 --moves 1,4 --port-base 17000 --network auto"
 
 
 def test_a_change_that_was_not_applied_says_so_instead_of_showing_a_painless_move():
