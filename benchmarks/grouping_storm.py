@@ -37,7 +37,7 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from pycontrol.cluster import manager  # noqa: E402
+from pycontrol.cluster import manager, ui_token  # noqa: E402
 from pycontrol.cluster.layout import Layout  # noqa: E402
 from pycontrol.cluster.spec import make_spec  # noqa: E402
 from pycontrol.errors import UserError  # noqa: E402
@@ -263,7 +263,7 @@ def main() -> None:
     spec = make_spec(home / "cluster", nodes=2, slots=4, port_base=args.port_base)
     load_before = os.getloadavg()
     manager.up(spec, timeout_s=300, echo=log)
-    layout, rest = Layout(spec.home), StormRest(spec.ui_url)
+    layout, rest = Layout(spec.home), ui_token.rest_client(spec)  # kills need the cluster's UI token
     runs = []
     try:
         for scenario in args.scenarios.split(","):
