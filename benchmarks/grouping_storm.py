@@ -6,8 +6,9 @@ Not a test: run it by hand on a machine as quiet as you can get, e.g.
 It brings up its own cluster (--home, --port-base; taken down at the end unless --keep-cluster) and runs
 the `grouping-count` workload (storm-plugins/workloads: Brown corpus words at a fixed rate -> count, with a
 fixed processing delay per word (the paper's emulation of a per-key CPU cost) -> periodic aggregation)
-once per grouping (CG, KG, PKG, SG), scenario and repeat (rounds of all groupings, so that drift on the
-machine spreads over all of them):
+once per grouping (CG, KG, PKG, SG), scenario and repeat: rounds of all groupings, each round in the order
+of --groupings rotated by one more place, so that neither drift on the machine nor the first run after
+the cluster came up (slower: the daemons are still busy) always falls on the same grouping:
   homogeneous    every counting task costs --cost-us per word; every grouping gets the same offered load
                  --rate, below saturation for all of them (a run that fell behind is marked not sustained,
                  and the latency target is then not judged): the latency comparison;
@@ -137,30 +138,34 @@ def run_one(args, layout: Layout, rest: StormRest, scenario: str, grouping: str,
         timeline = [{"t": r.ts - t0, "acked": r.acked, "latency_mean_ms": r.latency_mean_ms,
                      "latency_p99_ms": r.latency_p99_ms} for r in rows if r.ts < end]
     finally:
+        # not waited for: the next run's warm-up covers this one's shutdown (collect() waits at the end)
         rest.kill(topo_id, 0)
-        deadline = time.monotonic() + 120
-        while rest.topology_id(name) is not None and time.monotonic() < deadline:
-            time.sleep(1)
     window = [r for r in rows if start <= r.ts < end and r.latency_n]
     latency = {"n": sum(r.latency_n for r in window),
                "p99_pooled_ms": experiment.pooled_quantile(rows, start, end),
                "p99_per_second_median_ms": experiment.spread(r.latency_p99_ms for r in window)["median"]}
-    signals, moves = None, None
-    if grouping == "cg":
-        time.sleep(5)  # workers write their buffered logs out as they stop
-        dirs = locate.artifact_dirs(layout.logs, topo_id)
-        signals = experiment.signals_in_logs(dirs).get("source:default->count")
-        moves = experiment.moves_in_logs(dirs).get("source:default->count", {"moves": 0})["moves"]
     sustained = experiment.sustained(stats, rate, args.max_pending)
     log(f"{name}: {stats['throughput_per_s']} words/s ({'sustained' if sustained else 'NOT sustained'}), "
         f"latency mean {stats['latency_mean_ms']} ms, p99 {latency['p99_pooled_ms']} (per-second median "
         f"{latency['p99_per_second_median_ms']}, n {latency['n']}); memory {memory['normalised']} x keys; "
-        f"words per task {memory['tuples_per_task']}"
-        + (f"; signals {signals}; VW moves {moves}" if grouping == "cg" else "")
-        + f"; {time.monotonic() - submitted:.0f} s")
-    return {"scenario": scenario, "grouping": grouping, "repeat": repeat, "topology_id": topo_id, "settings": conf,
-            "offered_per_s": rate, "sustained": sustained, "measured": stats, "latency": latency, "memory": memory,
-            "cg_signals": signals, "cg_moves": moves, "timeline": timeline}
+        f"words per task {memory['tuples_per_task']}; {time.monotonic() - submitted:.0f} s")
+    return {"scenario": scenario, "grouping": grouping, "repeat": repeat, "name": name, "topology_id": topo_id,
+            "settings": conf, "offered_per_s": rate, "sustained": sustained, "measured": stats, "latency": latency,
+            "memory": memory, "cg_signals": None, "cg_moves": None, "timeline": timeline}
+
+
+def collect_cg_logs(layout: Layout, rest: StormRest, runs: list[dict]) -> None:
+    """CG's signals and VW moves from the worker logs, once every run's topology is gone (workers write their
+    buffered logs out as they stop)."""
+    deadline = time.monotonic() + 120
+    while any(rest.topology_id(r["name"]) is not None for r in runs) and time.monotonic() < deadline:
+        time.sleep(1)
+    for r in runs:
+        if r["grouping"] == "cg":
+            dirs = locate.artifact_dirs(layout.logs, r["topology_id"])
+            r["cg_signals"] = experiment.signals_in_logs(dirs).get("source:default->count")
+            r["cg_moves"] = experiment.moves_in_logs(dirs).get("source:default->count", {"moves": 0})["moves"]
+            log(f"{r['name']}: signals {r['cg_signals']}; VW moves {r['cg_moves']}")
 
 
 def plot_scenario(runs: list[dict], scenario: str, path: Path, args) -> None:
@@ -261,6 +266,7 @@ def main() -> None:
     if args.repeat < 1:
         ap.error("--repeat must be at least 1")
     scenarios = args.scenarios.split(",")
+    groupings = args.groupings.split(",")
     if unknown := set(scenarios) - {"homogeneous", "heterogeneous"}:
         ap.error(f"unknown scenarios {sorted(unknown)}")
     out = Path(args.out) if args.out else REPO / "results" / "grouping" / "storm-equal-load.json"
@@ -280,8 +286,9 @@ def main() -> None:
     try:
         for repeat in range(1, args.repeat + 1):
             for scenario in scenarios:
-                for grouping in args.groupings.split(","):
+                for grouping in experiment.rotated(groupings, repeat - 1):
                     runs.append(run_one(args, layout, rest, scenario, grouping, repeat, words))
+        collect_cg_logs(layout, rest, runs)
     finally:
         if not args.keep_cluster:
             manager.down(spec.home)

@@ -156,6 +156,14 @@ def pooled_quantile(rows: list[Second], start_ts: int, end_ts: int, q: float = 0
     return round(hi, 2)
 
 
+def rotated(items: list, shift: int) -> list:
+    """items rotated left by shift places: the run order of one benchmark round."""
+    if not items:
+        return []
+    k = shift % len(items)
+    return items[k:] + items[:k]
+
+
 def spread(values: Iterable[float | None]) -> dict:
     """n, median and range of the known values (None when none is known)."""
     known = sorted(v for v in values if v is not None)
