@@ -1,8 +1,10 @@
 """The Consistent Grouping paper's Storm experiment (its Q4, Figs. 14-15) on the local 2-node cluster.
 
 Not a test: run it by hand on a machine as quiet as you can get, e.g.
-    .venv/bin/python benchmarks/grouping_storm.py --repeat 3      # 4 groupings x 2 scenarios x 3, ~25 min
-    .venv/bin/python benchmarks/grouping_storm.py --repeat 3 --scenarios homogeneous   # ~11 min
+    .venv/bin/python benchmarks/grouping_storm.py --repeat 3      # 4 groupings x 2 scenarios x 3, ~35 min
+    .venv/bin/python benchmarks/grouping_storm.py --repeat 3 --quick --scenarios homogeneous --groupings cg,sg,kg
+                                                                  # ~10 min: p99 at equal load and memory
+(storm-plugins/grouping/README.md gives the commands for n = 3 of each scenario and what they answer.)
 It brings up its own cluster (--home, --port-base; taken down at the end unless --keep-cluster) and runs
 the `grouping-count` workload (storm-plugins/workloads: Brown corpus words at a fixed rate -> count, with a
 fixed processing delay per word (the paper's emulation of a per-key CPU cost) -> periodic aggregation)
@@ -211,8 +213,9 @@ def plot_summary(summary: dict, path: Path) -> None:
         for ax, (scenario, metric, label) in zip(axes[0], panels):
             groupings = list(summary[scenario])
             med = [summary[scenario][g][metric]["median"] or 0 for g in groupings]
-            lo = [m - (summary[scenario][g][metric]["min"] or 0) for g, m in zip(groupings, med)]
-            hi = [(summary[scenario][g][metric]["max"] or 0) - m for g, m in zip(groupings, med)]
+            # clipped: the median is rounded and can fall a hair outside the range
+            lo = [max(0, m - (summary[scenario][g][metric]["min"] or 0)) for g, m in zip(groupings, med)]
+            hi = [max(0, (summary[scenario][g][metric]["max"] or 0) - m) for g, m in zip(groupings, med)]
             ax.bar(groupings, med, yerr=[lo, hi], capsize=4, color=[COLORS.get(g, "black") for g in groupings])
             ax.set_title(label + f"\n(median, range; n = {summary[scenario][groupings[0]]['runs']})",
                          fontsize="small")
