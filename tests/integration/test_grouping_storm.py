@@ -1,7 +1,7 @@
 """Consistent Grouping in a real topology on the real cluster: the CG grouping routes a word stream to
 counting workers in other processes, the workers' load reaches the source through the metrics plane
-(ZooKeeper) and turns into load signals there that move load off a slowed worker, and periodic
-aggregation yields exact counts."""
+(ZooKeeper) and turns into load signals there that move virtual workers off a slowed worker (each move
+logged by the source), and periodic aggregation yields exact counts."""
 
 from __future__ import annotations
 
@@ -63,3 +63,6 @@ def test_cg_counts_exactly_across_processes_and_the_busy_worker_signals(cluster,
         return s if s and s["DECREASE"].get(0, 0) >= 2 and s["INCREASE"] else None
     seen = wait_for("the slowed worker's DECREASE signals in the CG source's worker log", signals, 60, poll_s=2)
     assert not seen["DECREASE"].keys() - {0}, f"only the slowed worker is overloaded: {seen}"
+    moves = experiment.moves_in_logs(run.dirs()).get("source:default->count")
+    assert moves and moves["moves"] >= 1, f"signals {seen} but no virtual-worker move logged"
+    assert all(pair.startswith("0->") for pair in moves["per_pair"]), f"only the slowed worker gives up VWs: {moves}"

@@ -9,6 +9,8 @@ import io.nonstopstorm.grouping.signal.LoadSignalsProvider;
 import io.nonstopstorm.grouping.signal.NoLoadSignals;
 import io.nonstopstorm.grouping.signal.SignalEdge;
 import io.nonstopstorm.grouping.signal.WorkerSignal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.lang.reflect.InvocationTargetException;
 import java.util.List;
@@ -30,10 +32,13 @@ import java.util.List;
  *       {@code io.nonstopstorm.grouping.signal.InProcessLoadSignals} works when sources and
  *       workers share a JVM and the worker bolts report themselves.</li>
  * </ul>
- * Signals that reached this source are applied before each routing decision.
+ * Signals that reached this source are applied before each routing decision; every virtual-worker move
+ * is logged ({@code CG edge <channel> source <task>: moved VW <vw> from worker <a> to <b>}) so that runs can
+ * count how often keys were re-routed.
  */
 public class ConsistentGroupingStreamGrouping extends RoutingStreamGrouping {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(ConsistentGroupingStreamGrouping.class);
 
     private final double epsilon;
     private final int virtualWorkersPerWorker;
@@ -41,6 +46,7 @@ public class ConsistentGroupingStreamGrouping extends RoutingStreamGrouping {
     private final String signalsProvider;
     private transient LoadSignals signals;
     private transient ConsistentGrouping cg;
+    private transient String channel;
 
     public ConsistentGroupingStreamGrouping() {
         this(List.of());
@@ -77,6 +83,7 @@ public class ConsistentGroupingStreamGrouping extends RoutingStreamGrouping {
         signals = instantiate(signalsProvider).open(new SignalEdge(edge.channelName(), policy, edge.topologyId(),
                 edge.targetComponent(), edge.targetTasks(), edge.conf()));
         cg = new ConsistentGrouping(edge.workers(), virtualWorkersPerWorker, epsilon, DEFAULT_SEED);
+        channel = edge.channelName();
         return cg;
     }
 
@@ -84,7 +91,8 @@ public class ConsistentGroupingStreamGrouping extends RoutingStreamGrouping {
     protected void beforeRoute(int sourceTask) {
         for (WorkerSignal signal : signals.poll(sourceTask)) {
             if (signal.worker() < cg.workerCount()) {
-                cg.onSignal(signal);
+                cg.onSignal(signal).ifPresent(move -> LOG.info("CG edge {} source {}: moved VW {} from worker {} to {}",
+                        channel, sourceTask, move.virtualWorker(), move.from(), move.to()));
             }
         }
     }
