@@ -1,5 +1,6 @@
 package io.nonstopstorm.migration.state;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -10,15 +11,20 @@ import java.util.function.ToLongFunction;
  * The target's side of one task's handoff: the new instance's gate. While it is closed, tuples for the
  * task are held in arrival order ({@link EarlyTupleBuffer}) and snapshot chunks are reassembled
  * ({@link SnapshotAssembler}); the gate opens when the snapshot is installed, or without a state when
- * the deadline passes (the source is gone or gave up: today's behaviour, a new instance starting empty)
- * or the early buffer is full. Every method returns the tuples to process now, oldest first. Not
- * thread-safe: only the executor's own thread calls it.
+ * the deadline passes (the source is gone or gave up: today's behaviour, a new instance starting empty).
+ * A full early buffer does not open it (F7): opening there would start the instance without the state
+ * that is on its way. The tuple that did not fit, and any after it, are still held in arrival order, and
+ * the gate reports {@link #full()}: the caller's cue to stop taking tuples from its queue until the gate
+ * opens, so that Storm's own back pressure holds the senders. Every method returns the tuples to process
+ * now, oldest first. Not thread-safe: only the executor's own thread calls it.
  *
  * @param <T> the runtime's tuple type
  */
 public final class HandoffGate<T> {
     private final HandoffLimits limits;
     private final EarlyTupleBuffer<T> early;
+    /** Tuples that arrived once the early buffer was full, oldest first: held past its bound, never dropped. */
+    private final ArrayDeque<T> beyond = new ArrayDeque<>();
     private final long deadlineMs;
     private SnapshotAssembler assembler;
     private long planVersion = -1;
@@ -46,7 +52,23 @@ public final class HandoffGate<T> {
 
     /** How many tuples are held now. */
     public int held() {
-        return early.size();
+        return early.size() + beyond.size();
+    }
+
+    /**
+     * Whether the early buffer is full and the gate still closed: the caller should stop taking tuples until
+     * it opens (a chunk completing the snapshot, or the deadline), so its queue fills and back pressure
+     * holds the senders. Tuples offered meanwhile are still held, in order.
+     */
+    public boolean full() {
+        return !isOpen() && !beyond.isEmpty();
+    }
+
+    /** Why {@link #full()}, for the log; null when it is not. */
+    public String fullBecause() {
+        return full() ? "early buffer full (" + early.bytes() + " bytes in " + early.size() + " tuple(s) held, "
+                        + HandoffLimits.EARLY_BUFFER_BYTES + " = " + early.maxBytes() + "; " + beyond.size()
+                        + " more past it)" : null;
     }
 
     /** A tuple for the task: held while the gate is closed; otherwise it (after any held ones) is processed. */
@@ -57,9 +79,9 @@ public final class HandoffGate<T> {
         if (nowMs >= deadlineMs) {
             return openWith("no snapshot by the deadline", tuple);
         }
-        if (early.offer(tuple) == EarlyTupleBuffer.Admission.FULL) {
-            return openWith("early buffer full (" + early.bytes() + " bytes held, "
-                            + HandoffLimits.EARLY_BUFFER_BYTES + " = " + early.maxBytes() + ")", tuple);
+        // Once one tuple went past the bound, later ones follow it there, so arrival order is kept.
+        if (!beyond.isEmpty() || early.offer(tuple) == EarlyTupleBuffer.Admission.FULL) {
+            beyond.add(tuple);
         }
         return List.of();
     }
@@ -117,6 +139,8 @@ public final class HandoffGate<T> {
         openedBecause = why;
         assembler = null;
         List<T> out = new ArrayList<>(early.release());
+        out.addAll(beyond);
+        beyond.clear();
         if (last != null) {
             out.add(last);
         }

@@ -75,6 +75,8 @@ public final class StateHandoffs {
     private final Map<Integer, Long> handedOff = new ConcurrentHashMap<>();
     /** Source: tasks with a barrier placed and not reached yet (a barrier is valid only where it was placed). */
     private final Set<Integer> barriers = ConcurrentHashMap.newKeySet();
+    /** Target: tasks whose gate went past its early buffer's bound (reported once per gate). */
+    private final Set<Integer> congested = ConcurrentHashMap.newKeySet();
     private final ThreadLocal<Kryo> kryo;
     private final ThreadLocal<KryoTupleSerializer> serializer;
 
@@ -147,6 +149,7 @@ public final class StateHandoffs {
                 continue;
             }
             gates.put(t, new HandoffGate<>(limits, x -> TupleSizeEstimate.of(x.getValues()), deadlineMs));
+            congested.remove(t);
             long delay = Math.max(1, deadlineMs - clock.getAsLong());
             try {
                 scheduler.schedule(LoggedTask.of(LOG, "handoff deadline of task " + t, () -> wake(t)), delay,
@@ -240,6 +243,13 @@ public final class StateHandoffs {
             return false;
         }
         release(executor, taskId, gate, gate.offer(tuple, clock.getAsLong()));
+        if (gate.full() && congested.add(taskId)) {
+            // Held past the bound rather than starting without the state on its way (F7); said once per gate.
+            LOG.warn("nonstop: task {} holds tuples past its handoff buffer until its state arrives: {}", taskId,
+                     gate.fullBecause());
+            events.append("handoff_congested", Map.of("port", ws.port, "task", taskId, "held", gate.held(),
+                                                      "reason", gate.fullBecause()));
+        }
         return true;
     }
 
@@ -255,6 +265,7 @@ public final class StateHandoffs {
     private void release(Executor executor, int taskId, HandoffGate<TupleImpl> gate, List<TupleImpl> ready)
         throws Exception {
         if (gate.isOpen() && gates.remove(taskId, gate)) {
+            congested.remove(taskId);
             boolean installed = "installed".equals(gate.openedBecause());
             if (!installed) {
                 LOG.warn("nonstop: task {} starts without a handed-over state: {}", taskId, gate.openedBecause());
