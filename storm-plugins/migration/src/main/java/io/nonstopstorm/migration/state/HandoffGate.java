@@ -16,7 +16,8 @@ import java.util.function.ToLongFunction;
  * that is on its way. The tuple that did not fit, and any after it, are still held in arrival order, and
  * the gate reports {@link #full()}: the caller's cue to stop taking tuples from its queue until the gate
  * opens, so that Storm's own back pressure holds the senders. Every method returns the tuples to process
- * now, oldest first. Not thread-safe: only the executor's own thread calls it.
+ * now, oldest first. Thread-safe, on its own monitor: chunks may be assembled on the worker's receive
+ * thread while the executor's thread holds tuples (and waits on the gate while it is full).
  *
  * @param <T> the runtime's tuple type
  */
@@ -37,12 +38,12 @@ public final class HandoffGate<T> {
         this.deadlineMs = deadlineMs;
     }
 
-    public boolean isOpen() {
+    public synchronized boolean isOpen() {
         return openedBecause != null;
     }
 
     /** Why the gate opened ({@code installed}, or why without a state); null while closed. */
-    public String openedBecause() {
+    public synchronized String openedBecause() {
         return openedBecause;
     }
 
@@ -51,7 +52,7 @@ public final class HandoffGate<T> {
     }
 
     /** How many tuples are held now. */
-    public int held() {
+    public synchronized int held() {
         return early.size() + beyond.size();
     }
 
@@ -60,19 +61,19 @@ public final class HandoffGate<T> {
      * it opens (a chunk completing the snapshot, or the deadline), so its queue fills and back pressure
      * holds the senders. Tuples offered meanwhile are still held, in order.
      */
-    public boolean full() {
+    public synchronized boolean full() {
         return !isOpen() && !beyond.isEmpty();
     }
 
     /** Why {@link #full()}, for the log; null when it is not. */
-    public String fullBecause() {
+    public synchronized String fullBecause() {
         return full() ? "early buffer full (" + early.bytes() + " bytes in " + early.size() + " tuple(s) held, "
                         + HandoffLimits.EARLY_BUFFER_BYTES + " = " + early.maxBytes() + "; " + beyond.size()
                         + " more past it)" : null;
     }
 
     /** A tuple for the task: held while the gate is closed; otherwise it (after any held ones) is processed. */
-    public List<T> offer(T tuple, long nowMs) {
+    public synchronized List<T> offer(T tuple, long nowMs) {
         if (isOpen()) {
             return List.of(tuple);
         }
@@ -87,7 +88,7 @@ public final class HandoffGate<T> {
     }
 
     /** The deadline check without a tuple: the held tuples when it just opened the gate, else nothing. */
-    public List<T> expire(long nowMs) {
+    public synchronized List<T> expire(long nowMs) {
         return !isOpen() && nowMs >= deadlineMs ? openWith("no snapshot by the deadline", null) : List.of();
     }
 
@@ -99,7 +100,7 @@ public final class HandoffGate<T> {
      * @throws IllegalStateException if the gate is already open (the snapshot came too late to be used)
      * @throws IllegalArgumentException if the chunk is rejected or the whole snapshot is corrupt
      */
-    public Optional<byte[]> chunk(long version, SnapshotChunk c) {
+    public synchronized Optional<byte[]> chunk(long version, SnapshotChunk c) {
         if (isOpen()) {
             throw new IllegalStateException("snapshot chunk " + c.index() + " arrived after the gate opened ("
                                             + openedBecause + ")");
@@ -126,12 +127,12 @@ public final class HandoffGate<T> {
     }
 
     /** The snapshot is installed: the gate opens and the held tuples are processed, in arrival order. */
-    public List<T> installed() {
+    public synchronized List<T> installed() {
         return isOpen() ? List.of() : openWith("installed", null);
     }
 
     /** The snapshot cannot be installed (corrupt, not restorable): the gate opens without a state. */
-    public List<T> abandon(String why) {
+    public synchronized List<T> abandon(String why) {
         return isOpen() ? List.of() : openWith(why, null);
     }
 

@@ -59,6 +59,8 @@ public final class StateHandoffs {
     /** The stream the messages travel on: every component has it, nothing subscribes to it. */
     static final String STREAM = StormCommon.SYSTEM_STREAM_ID;
     private static final long SEND_PAUSE_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** A waiting executor looks at its deadline at least this often (an arrival wakes it at once). */
+    private static final long AWAIT_POLL_MS = 100;
 
     private static volatile StateHandoffs active;
     /** Tasks of this JVM whose bolt opts in (registered at the executor's init). */
@@ -75,10 +77,19 @@ public final class StateHandoffs {
     private final Map<Integer, Long> handedOff = new ConcurrentHashMap<>();
     /** Source: tasks with a barrier placed and not reached yet (a barrier is valid only where it was placed). */
     private final Set<Integer> barriers = ConcurrentHashMap.newKeySet();
+    /**
+     * Target: a snapshot assembled on the receive path (or the reason it was rejected), for the task's own
+     * thread to install before its next tuple.
+     */
+    private final Map<Integer, Arrival> arrived = new ConcurrentHashMap<>();
     /** Target: tasks whose gate went past its early buffer's bound (reported once per gate). */
     private final Set<Integer> congested = ConcurrentHashMap.newKeySet();
     private final ThreadLocal<Kryo> kryo;
     private final ThreadLocal<KryoTupleSerializer> serializer;
+
+    /** A whole snapshot for a waiting gate, or why none will be used (rejected, or the source kept it). */
+    private record Arrival(HandoffGate<TupleImpl> gate, byte[] snapshot, String withoutState) {
+    }
 
     StateHandoffs(WorkerState ws, HandoffLimits limits, MigrationEventLog events, LongSupplier clock,
                   ScheduledExecutorService scheduler) {
@@ -160,6 +171,67 @@ public final class StateHandoffs {
         }
     }
 
+    /**
+     * Target, on Netty's receive path before the batch reaches the executors' queues: chunks for a task
+     * whose gate waits are taken out and assembled here. So a snapshot completes even while the executor,
+     * its early buffer full, takes no tuples from its queue (which then fills, and Storm's back pressure
+     * holds the senders); tuples the old instance forwards after its chunks still come later on the same
+     * connection, so they reach the queue after the snapshot is whole.
+     */
+    void takeChunks(ArrayList<AddressedTuple> batch) {
+        if (!gates.isEmpty()) {
+            batch.removeIf(this::tookChunk);
+        }
+    }
+
+    private boolean tookChunk(AddressedTuple at) {
+        HandoffGate<TupleImpl> gate = gates.get(at.dest);
+        if (gate == null || !(at.getTuple() instanceof TupleImpl t) || !STREAM.equals(t.getSourceStreamId())
+            || t.size() != 1 || !HandoffMessage.isHandoff(t.getValue(0))) {
+            return false;
+        }
+        HandoffMessage m;
+        try {
+            m = HandoffMessage.decode(t.getValue(0));
+        } catch (IllegalArgumentException e) {
+            return false;   // the executor's path logs and drops it
+        }
+        if (m instanceof HandoffMessage.Abort abort) {
+            // The old instance keeps the state: waiting for it until the deadline would only hold E's tuples.
+            arrive(at.dest, new Arrival(gate, null, "the old instance kept the state of plan v" + abort.planVersion()
+                                                    + ": " + abort.reason()));
+            return true;
+        }
+        if (!(m instanceof HandoffMessage.Chunk c)) {
+            return false;
+        }
+        Optional<byte[]> whole;
+        try {
+            whole = gate.chunk(c.planVersion(), c.chunk());
+        } catch (IllegalStateException e) {
+            LOG.warn("nonstop: task {}: {}", at.dest, e.getMessage());
+            return true;
+        } catch (IllegalArgumentException e) {
+            arrive(at.dest, new Arrival(gate, null, "snapshot rejected: " + e.getMessage()));
+            return true;
+        }
+        whole.ifPresent(bytes -> arrive(at.dest, new Arrival(gate, bytes, null)));
+        return true;
+    }
+
+    /** Hands an arrival to the task's thread: it may be waiting on the gate, or idle (a wake-up in its queue). */
+    private void arrive(int taskId, Arrival a) {
+        arrived.put(taskId, a);
+        synchronized (a.gate()) {
+            a.gate().notifyAll();
+        }
+        JCQueue queue = ws.taskToExecutorQueue.get(taskId);
+        AddressedTuple w = new AddressedTuple(taskId, message(taskId, HandoffMessage.wake()));
+        if (queue != null && !queue.tryPublish(w) && !queue.tryPublishToOverflow(w)) {
+            LOG.debug("nonstop: no room to wake task {}; its next tuple installs its state", taskId);
+        }
+    }
+
     /** Source: after the routing switch, a barrier behind everything queued at each opting-in task. */
     int barrier(List<Integer> tasks, JCQueue queue, long planVersion) {
         int placed = 0;
@@ -184,6 +256,7 @@ public final class StateHandoffs {
         tasks.forEach(t -> {
             handedOff.remove(t);
             barriers.remove(t);
+            arrived.remove(t);
         });
     }
 
@@ -224,12 +297,18 @@ public final class StateHandoffs {
                 }
             } else if (m instanceof HandoffMessage.Chunk c) {
                 receive(executor, bolt, taskId, c);
+            } else if (m instanceof HandoffMessage.Abort a) {
+                // Taken off the receive path while a gate waits; one that got here found none waiting.
+                LOG.debug("nonstop: task {} got an abort of plan v{} with no gate waiting: {}", taskId,
+                          a.planVersion(), a.reason());
             } else {
                 HandoffGate<TupleImpl> gate = gates.get(taskId);
-                if (gate != null && !(bolt instanceof HandoffState<?>)) {
-                    gates.remove(taskId, gate);   // a bolt that does not opt in and saw no tuple until now
+                if (gate != null && bolt instanceof HandoffState<?> s) {
+                    if (!installArrived(executor, s, taskId, gate)) {
+                        release(executor, taskId, gate, gate.expire(clock.getAsLong()));
+                    }
                 } else if (gate != null) {
-                    release(executor, taskId, gate, gate.expire(clock.getAsLong()));
+                    gates.remove(taskId, gate);   // a bolt that does not opt in and saw no tuple until now
                 }
             }
             return true;
@@ -238,19 +317,71 @@ public final class StateHandoffs {
         if (gate == null) {
             return false;
         }
-        if (!(bolt instanceof HandoffState<?>)) {
+        if (!(bolt instanceof HandoffState<?> s)) {
             gates.remove(taskId, gate);
             return false;
         }
+        if (installArrived(executor, s, taskId, gate)) {
+            return false;   // the gate just opened: Storm handles this tuple as any other
+        }
         release(executor, taskId, gate, gate.offer(tuple, clock.getAsLong()));
-        if (gate.full() && congested.add(taskId)) {
-            // Held past the bound rather than starting without the state on its way (F7); said once per gate.
-            LOG.warn("nonstop: task {} holds tuples past its handoff buffer until its state arrives: {}", taskId,
-                     gate.fullBecause());
+        if (gate.full()) {
+            awaitOpening(executor, s, taskId, gate);
+        }
+        return true;
+    }
+
+    /**
+     * Target, the early buffer full (F7): takes no more tuples until the snapshot is whole or the deadline
+     * passes, so the queue fills and Storm's back pressure slows the senders rather than the gate opening
+     * without the state or holding without bound.
+     */
+    private void awaitOpening(Executor executor, HandoffState<?> bolt, int taskId, HandoffGate<TupleImpl> gate)
+        throws Exception {
+        if (congested.add(taskId)) {
+            LOG.warn("nonstop: task {} takes no tuples until its state arrives: {}", taskId, gate.fullBecause());
             events.append("handoff_congested", Map.of("port", ws.port, "task", taskId, "held", gate.held(),
                                                       "reason", gate.fullBecause()));
         }
-        return true;
+        while (!gate.isOpen()) {
+            if (installArrived(executor, bolt, taskId, gate)) {
+                return;
+            }
+            long left = gate.deadlineMs() - clock.getAsLong();
+            if (left <= 0) {
+                release(executor, taskId, gate, gate.expire(clock.getAsLong()));
+                return;
+            }
+            synchronized (gate) {
+                if (!arrived.containsKey(taskId)) {
+                    try {
+                        gate.wait(Math.min(left, AWAIT_POLL_MS));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();   // the executor is being shut down
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /** Installs (or gives up on) a snapshot the receive path completed for this gate; true if the gate opened. */
+    private boolean installArrived(Executor executor, HandoffState<?> bolt, int taskId, HandoffGate<TupleImpl> gate)
+        throws Exception {
+        Arrival a = arrived.get(taskId);
+        if (a == null || !arrived.remove(taskId, a)) {
+            return false;
+        }
+        if (a.gate() != gate) {
+            return false;   // for a gate a newer move replaced
+        }
+        if (a.withoutState() != null) {
+            LOG.warn("nonstop: task {}: {}", taskId, a.withoutState());
+            release(executor, taskId, gate, gate.abandon(a.withoutState()));
+        } else {
+            install(executor, bolt, taskId, gate, a.snapshot());
+        }
+        return gate.isOpen();
     }
 
     private static boolean isChunk(TupleImpl tuple) {
@@ -317,6 +448,13 @@ public final class StateHandoffs {
         LOG.warn("nonstop: task {} keeps its state on this worker: {}", taskId, why);
         events.append("handoff_aborted", Map.of("port", ws.port, "task", taskId, "plan_version", planVersion,
                                                 "reason", why));
+        // The new instance need not hold E's tuples until its deadline for a state that will not come.
+        if (send(new AddressedTuple(taskId, message(taskId, HandoffMessage.abort(planVersion, why))),
+                 clock.getAsLong() + limits.transferTimeoutMs())) {
+            ws.tryFlushRemotes();
+        } else {
+            LOG.warn("nonstop: task {}: could not tell its new home; that gate opens at its deadline", taskId);
+        }
     }
 
     /** Target: one chunk; the complete snapshot is installed before any held tuple is processed. */
@@ -337,22 +475,27 @@ public final class StateHandoffs {
             }
             return;
         }
-        if (whole.isEmpty()) {
-            return;
+        if (whole.isPresent()) {
+            install(executor, s, taskId, gate, whole.get());
         }
+    }
+
+    /** Target, on the executor's thread: restores the snapshot, then the held tuples run in arrival order. */
+    private void install(Executor executor, HandoffState<?> bolt, int taskId, HandoffGate<TupleImpl> gate,
+                         byte[] snapshot) throws Exception {
         try {
-            install(s, deserialize(whole.get()));
+            restore(bolt, deserialize(snapshot));
         } catch (RuntimeException e) {
             release(executor, taskId, gate, gate.abandon("installing the snapshot failed: " + e));
             return;
         }
         LOG.info("nonstop: task {} installed its handed-over state ({} bytes); releasing {} held tuple(s)", taskId,
-                 whole.get().length, gate.held());
+                 snapshot.length, gate.held());
         release(executor, taskId, gate, gate.installed());
     }
 
     @SuppressWarnings("unchecked")
-    private static <S> void install(HandoffState<S> bolt, Object snapshot) {
+    private static <S> void restore(HandoffState<S> bolt, Object snapshot) {
         bolt.restoreState((S) snapshot);
     }
 
