@@ -3,7 +3,8 @@ map), so when its executors move between the two nodes' workers the counts move 
 known input stream, the final count of every word equals a direct count of the input, and no worker
 JVM restarted. The same run without handoff loses the moved executors' counts (test_migration_state.py).
 With an early buffer smaller than what reaches the new instance before its state, the gate holds on and
-the executor waits for the state (F7, docs/state-handoff.md) instead of starting without it."""
+the executor waits for the state (F7, docs/state-handoff.md) instead of starting without it. A snapshot
+over the size limit is not sent (F2): both workers say why, and the new instance does not wait for it."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ pytestmark = pytest.mark.cluster
 
 NAME = "mig-handoff"
 NAME_FULL = "mig-handoff-full"
+NAME_TOO_LARGE = "mig-handoff-large"
+MAX_BYTES_KEY = "nonstop.migration.state.max.bytes"
 CHUNK_BYTES_KEY = "nonstop.migration.state.chunk.bytes"
 EARLY_BUFFER_BYTES_KEY = "nonstop.migration.state.early.buffer.bytes"
 SWITCH_DELAY_MS = 3000
@@ -47,6 +50,51 @@ def test_a_full_early_buffer_waits_for_the_state_instead_of_starting_without_it(
     events = moved_counts_exact(cluster, tmp_path, NAME_FULL, tiny, lambda on_a, on_b, a, b: ((on_a, b),))
     congested = [e for e in events if e.get("event") == "handoff_congested"]
     assert len(congested) == 1 and "early buffer full" in congested[0]["reason"], congested
+
+
+def test_a_snapshot_over_the_limit_is_not_sent_and_both_workers_say_why(cluster, tmp_path):
+    t0_ms = time.time() * 1000
+    input_file = sentences_subset(tmp_path, SENTENCES)
+    feed = FeedSwitch(tmp_path / "rate-schedule.txt")
+    run = Run(cluster, "wordcount-java", NAME_TOO_LARGE,
+              [f"workload.input={input_file}", "workload.total=0", feed.setting(), "topology.workers=2",
+               "workload.par.split=2", "workload.par.count=4", "topology.message.timeout.secs=60",
+               f"{MAX_BYTES_KEY}=16"])
+    client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
+    try:
+        a, b = both_workers(cluster, run.topo_id)
+        pids = pids_of(cluster, run.topo_id, (a, b))
+        mover = Mover(cluster, client, NAME_TOO_LARGE, run.topo_id)
+        where = mover.assignment()
+        on_a = next(e for e in executors_of(cluster, run.topo_id, "count") if where[e] == a)
+        feed.start(RATE)
+        # A few dozen distinct words already take more than 16 bytes in any encoding.
+        wait_for("words counted", lambda: read_counts(run.dirs(), "count").tuples >= COUNTED_BEFORE // 4, 180, 1)
+        mover.finish(mover.move(on_a, b))
+
+        def outcome():
+            events = events_since(cluster, (a, b), t0_ms)
+            aborted = [e for e in events if e.get("event") == "handoff_aborted"]
+            opened = [e for e in events if e.get("event") in ("handoff_released", "handoff_gave_up")]
+            return (aborted, opened) if aborted and opened else None
+        aborted, opened = wait_for("the refusal on the source and the target's gate open", outcome, 30, 0.5)
+        assert len(aborted) == 1 and f"over {MAX_BYTES_KEY} = 16 bytes" in aborted[0]["reason"], aborted
+        assert [e["event"] for e in opened] == ["handoff_gave_up"], opened
+        assert opened[0]["reason"].startswith("the old instance kept the state of plan v"), opened
+        assert f"over {MAX_BYTES_KEY} = 16 bytes" in opened[0]["reason"], opened
+        assert not [e for e in events_since(cluster, (a, b), t0_ms) if e.get("event") == "handoff_sent"]
+        feed.stop()
+        totals = wait_stream_settled(run)
+        assert totals.acked == totals.emitted and totals.failed == 0, totals
+        assert pids_of(cluster, run.topo_id, (a, b)) == pids, "a worker restarted"
+    finally:
+        client.stop()
+        client.close()
+        run.kill()
+
+
+def events_since(cluster, slots, t0_ms):
+    return [e for slot in slots for e in slot_events(cluster.spec, slot) if e.get("t_ms", 0) >= t0_ms]
 
 
 def moved_counts_exact(cluster, tmp_path, name, settings, moves):
@@ -83,7 +131,7 @@ def moved_counts_exact(cluster, tmp_path, name, settings, moves):
               f"replayed {totals.replayed}; moves: {mover.summary()}")
         assert totals.acked == totals.emitted and (totals.failed, totals.replayed) == (0, 0)
 
-        events = [e for slot in (a, b) for e in slot_events(cluster.spec, slot) if e.get("t_ms", 0) >= t0_ms]
+        events = events_since(cluster, (a, b), t0_ms)
         sent = [e for e in events if e.get("event") == "handoff_sent"]
         released = [e for e in events if e.get("event") in ("handoff_released", "handoff_gave_up")]
         assert len(sent) == len(planned) and all(e["bytes"] > 0 for e in sent), sent

@@ -3,6 +3,7 @@ package org.apache.storm.daemon.worker;
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.KryoBufferOverflowException;
 import com.esotericsoftware.kryo.io.Output;
 import io.nonstopstorm.migration.state.HandoffGate;
 import io.nonstopstorm.migration.state.HandoffLimits;
@@ -416,9 +417,12 @@ public final class StateHandoffs {
         byte[] bytes;
         try {
             bytes = serialize(bolt.snapshotState());
+        } catch (KryoBufferOverflowException e) {
+            refuse(taskId, planVersion, "its state is over " + HandoffLimits.MAX_BYTES + " = " + limits.maxBytes()
+                                        + " bytes (serialising it stopped at the limit)");
+            return;
         } catch (KryoException e) {
-            refuse(taskId, planVersion, "its state could not be serialised within " + HandoffLimits.MAX_BYTES + " = "
-                                        + limits.maxBytes() + " bytes: " + e.getMessage());
+            refuse(taskId, planVersion, "its state could not be serialised: " + e.getMessage());
             return;
         } catch (RuntimeException e) {
             refuse(taskId, planVersion, "taking its snapshot failed: " + e);
@@ -546,7 +550,8 @@ public final class StateHandoffs {
 
     private byte[] serialize(Object snapshot) {
         // The output refuses to grow past the limit, so an oversized state fails before it is all copied.
-        Output out = new Output(4096, (int) Math.min(Integer.MAX_VALUE - 8, limits.maxBytes()));
+        int max = (int) Math.min(HandoffLimits.LARGEST_SNAPSHOT, limits.maxBytes());
+        Output out = new Output(Math.min(4096, max), max);
         kryo.get().writeClassAndObject(out, snapshot);
         return out.toBytes();
     }
