@@ -199,8 +199,7 @@ public final class StateHandoffs {
         }
         if (m instanceof HandoffMessage.Abort abort) {
             // The old instance keeps the state: waiting for it until the deadline would only hold E's tuples.
-            arrive(at.dest, new Arrival(gate, null, "the old instance kept the state of plan v" + abort.planVersion()
-                                                    + ": " + abort.reason()));
+            arrive(at.dest, new Arrival(gate, null, keptBecause(abort)));
             return true;
         }
         if (!(m instanceof HandoffMessage.Chunk c)) {
@@ -218,6 +217,10 @@ public final class StateHandoffs {
         }
         whole.ifPresent(bytes -> arrive(at.dest, new Arrival(gate, bytes, null)));
         return true;
+    }
+
+    private static String keptBecause(HandoffMessage.Abort a) {
+        return "the old instance kept the state of plan v" + a.planVersion() + ": " + a.reason();
     }
 
     /** Hands an arrival to the task's thread: it may be waiting on the gate, or idle (a wake-up in its queue). */
@@ -299,9 +302,15 @@ public final class StateHandoffs {
             } else if (m instanceof HandoffMessage.Chunk c) {
                 receive(executor, bolt, taskId, c);
             } else if (m instanceof HandoffMessage.Abort a) {
-                // Taken off the receive path while a gate waits; one that got here found none waiting.
-                LOG.debug("nonstop: task {} got an abort of plan v{} with no gate waiting: {}", taskId,
-                          a.planVersion(), a.reason());
+                // Usually taken off the receive path; one that came before this worker started the new instance
+                // was parked with its tuples and arrives here.
+                HandoffGate<TupleImpl> gate = gates.get(taskId);
+                if (gate != null && bolt instanceof HandoffState<?>) {
+                    LOG.warn("nonstop: task {}: {}", taskId, keptBecause(a));
+                    release(executor, taskId, gate, gate.abandon(keptBecause(a)));
+                } else {
+                    LOG.debug("nonstop: task {}: no gate waits; ignored: {}", taskId, keptBecause(a));
+                }
             } else {
                 HandoffGate<TupleImpl> gate = gates.get(taskId);
                 if (gate != null && bolt instanceof HandoffState<?> s) {
