@@ -1,7 +1,10 @@
 """State handoff in a live move: the Java word count's `count` bolt opts in (HandoffState over its count
 map), so when its executors move between the two nodes' workers the counts move with them. With a
 known input stream, the final count of every word equals a direct count of the input, and no worker
-JVM restarted. The same run without handoff loses the moved executors' counts (test_migration_state.py)."""
+JVM restarted. The same run without handoff loses the moved executors' counts (test_migration_state.py).
+With an early buffer smaller than what reaches the new instance before its state, the gate holds on and
+the executor waits for the state (F7, docs/state-handoff.md) instead of starting without it. A snapshot
+over the size limit is not sent (F2): both workers say why, and the new instance does not wait for it."""
 
 from __future__ import annotations
 
@@ -20,6 +23,12 @@ from tests.integration.workload_runs import Run, sentences_subset
 pytestmark = pytest.mark.cluster
 
 NAME = "mig-handoff"
+NAME_FULL = "mig-handoff-full"
+NAME_TOO_LARGE = "mig-handoff-large"
+MAX_BYTES_KEY = "nonstop.migration.state.max.bytes"
+CHUNK_BYTES_KEY = "nonstop.migration.state.chunk.bytes"
+EARLY_BUFFER_BYTES_KEY = "nonstop.migration.state.early.buffer.bytes"
+SWITCH_DELAY_MS = 3000
 RATE = 20                # sentences/s
 SENTENCES = 300
 COUNTED_BEFORE = 200     # words counted before the first move, so every moving instance has state
@@ -27,18 +36,83 @@ RUN_AFTER_S = 4          # traffic after the last move: every task's newest coun
 
 
 def test_counts_are_exact_after_live_moves_of_the_count_bolt(cluster, tmp_path):
-    started = time.monotonic()
+    # Over and back again, and one the other way: each move hands over the state the last one installed.
+    events = moved_counts_exact(cluster, tmp_path, NAME, [], lambda on_a, on_b, a, b: ((on_a, b), (on_b, a), (on_a, a)))
+    assert not [e for e in events if e.get("event") == "handoff_congested"], events
+
+
+def test_a_full_early_buffer_waits_for_the_state_instead_of_starting_without_it(cluster, tmp_path):
+    # One chunk's worth of early buffer, and the routing switches held back (a test-only worker property) so
+    # that the target's own senders feed the new instance for seconds before the old one takes its snapshot:
+    # a few words fill the buffer long before the state comes.
+    tiny = [f"{CHUNK_BYTES_KEY}=64", f"{EARLY_BUFFER_BYTES_KEY}=64",
+            f"topology.worker.childopts=-Dnonstop.migration.test.switch.delay.ms={SWITCH_DELAY_MS}"]
+    events = moved_counts_exact(cluster, tmp_path, NAME_FULL, tiny, lambda on_a, on_b, a, b: ((on_a, b),))
+    congested = [e for e in events if e.get("event") == "handoff_congested"]
+    assert len(congested) == 1 and "early buffer full" in congested[0]["reason"], congested
+
+
+def test_a_snapshot_over_the_limit_is_not_sent_and_both_workers_say_why(cluster, tmp_path):
     t0_ms = time.time() * 1000
     input_file = sentences_subset(tmp_path, SENTENCES)
     feed = FeedSwitch(tmp_path / "rate-schedule.txt")
-    run = Run(cluster, "wordcount-java", NAME,
+    run = Run(cluster, "wordcount-java", NAME_TOO_LARGE,
               [f"workload.input={input_file}", "workload.total=0", feed.setting(), "topology.workers=2",
-               "workload.par.split=2", "workload.par.count=4", "topology.message.timeout.secs=60"])
+               "workload.par.split=2", "workload.par.count=4", "topology.message.timeout.secs=60",
+               f"{MAX_BYTES_KEY}=16"])
     client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
     try:
         a, b = both_workers(cluster, run.topo_id)
         pids = pids_of(cluster, run.topo_id, (a, b))
-        mover = Mover(cluster, client, NAME, run.topo_id)
+        mover = Mover(cluster, client, NAME_TOO_LARGE, run.topo_id)
+        where = mover.assignment()
+        on_a = next(e for e in executors_of(cluster, run.topo_id, "count") if where[e] == a)
+        feed.start(RATE)
+        # A few dozen distinct words already take more than 16 bytes in any encoding.
+        wait_for("words counted", lambda: read_counts(run.dirs(), "count").tuples >= COUNTED_BEFORE // 4, 180, 1)
+        mover.finish(mover.move(on_a, b))
+
+        def outcome():
+            events = events_since(cluster, (a, b), t0_ms)
+            aborted = [e for e in events if e.get("event") == "handoff_aborted"]
+            opened = [e for e in events if e.get("event") in ("handoff_released", "handoff_gave_up")]
+            return (aborted, opened) if aborted and opened else None
+        aborted, opened = wait_for("the refusal on the source and the target's gate open", outcome, 30, 0.5)
+        assert len(aborted) == 1 and f"over {MAX_BYTES_KEY} = 16 bytes" in aborted[0]["reason"], aborted
+        assert [e["event"] for e in opened] == ["handoff_gave_up"], opened
+        assert opened[0]["reason"].startswith("the old instance kept the state of plan v"), opened
+        assert f"over {MAX_BYTES_KEY} = 16 bytes" in opened[0]["reason"], opened
+        assert not [e for e in events_since(cluster, (a, b), t0_ms) if e.get("event") == "handoff_sent"]
+        feed.stop()
+        totals = wait_stream_settled(run)
+        assert totals.acked == totals.emitted and totals.failed == 0, totals
+        assert pids_of(cluster, run.topo_id, (a, b)) == pids, "a worker restarted"
+    finally:
+        client.stop()
+        client.close()
+        run.kill()
+
+
+def events_since(cluster, slots, t0_ms):
+    return [e for slot in slots for e in slot_events(cluster.spec, slot) if e.get("t_ms", 0) >= t0_ms]
+
+
+def moved_counts_exact(cluster, tmp_path, name, settings, moves):
+    """Runs the word count with `settings`, makes the live moves `moves(on_a, on_b, a, b)` returns (pairs of
+    executor and target worker) once every count executor has state, and checks that every handoff was
+    installed, every count is exact and no worker restarted. Returns the run's migration events."""
+    started = time.monotonic()
+    t0_ms = time.time() * 1000
+    input_file = sentences_subset(tmp_path, SENTENCES)
+    feed = FeedSwitch(tmp_path / "rate-schedule.txt")
+    run = Run(cluster, "wordcount-java", name,
+              [f"workload.input={input_file}", "workload.total=0", feed.setting(), "topology.workers=2",
+               "workload.par.split=2", "workload.par.count=4", "topology.message.timeout.secs=60", *settings])
+    client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
+    try:
+        a, b = both_workers(cluster, run.topo_id)
+        pids = pids_of(cluster, run.topo_id, (a, b))
+        mover = Mover(cluster, client, name, run.topo_id)
         where = mover.assignment()
         counts = executors_of(cluster, run.topo_id, "count")
         on_a = next(e for e in counts if where[e] == a)
@@ -46,8 +120,8 @@ def test_counts_are_exact_after_live_moves_of_the_count_bolt(cluster, tmp_path):
         feed.start(RATE)
         wait_for(f"{COUNTED_BEFORE} words counted", lambda: read_counts(run.dirs(), "count").tuples >= COUNTED_BEFORE,
                  180, 1)
-        # Over and back again, and one the other way: each move hands over the state the last one installed.
-        for executor, target in ((on_a, b), (on_b, a), (on_a, a)):
+        planned = moves(on_a, on_b, a, b)
+        for executor, target in planned:
             mover.finish(mover.move(executor, target))
         time.sleep(RUN_AFTER_S)   # traffic, not a check: the checks below poll with deadlines
         feed.stop()
@@ -57,11 +131,11 @@ def test_counts_are_exact_after_live_moves_of_the_count_bolt(cluster, tmp_path):
               f"replayed {totals.replayed}; moves: {mover.summary()}")
         assert totals.acked == totals.emitted and (totals.failed, totals.replayed) == (0, 0)
 
-        events = [e for slot in (a, b) for e in slot_events(cluster.spec, slot) if e.get("t_ms", 0) >= t0_ms]
+        events = events_since(cluster, (a, b), t0_ms)
         sent = [e for e in events if e.get("event") == "handoff_sent"]
         released = [e for e in events if e.get("event") in ("handoff_released", "handoff_gave_up")]
-        assert len(sent) == 3 and all(e["bytes"] > 0 for e in sent), sent
-        assert [e["event"] for e in released] == ["handoff_released"] * 3, released
+        assert len(sent) == len(planned) and all(e["bytes"] > 0 for e in sent), sent
+        assert [e["event"] for e in released] == ["handoff_released"] * len(planned), released
 
         # The count bolts write their counts on a 1 s tick; wait for the last ones to land.
         def exact():
@@ -77,6 +151,7 @@ def test_counts_are_exact_after_live_moves_of_the_count_bolt(cluster, tmp_path):
                   f"differing words (counted, expected): {dict(list(diff.items())[:20])}")
         assert pids_of(cluster, run.topo_id, (a, b)) == pids, "a worker restarted"
         print(f"took {time.monotonic() - started:.0f} s")
+        return events
     finally:
         client.stop()
         client.close()

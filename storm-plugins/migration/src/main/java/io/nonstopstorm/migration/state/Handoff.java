@@ -88,15 +88,8 @@ public final class Handoff {
         if (e instanceof ChunksMissing missing) {
             return missing(p, missing, now);
         }
-        if (e instanceof Installed) {
-            if (phase != HandoffPhase.TRANSFERRING) {
-                return wrong(p, e);
-            }
-            if (p.chunksAcked() < p.chunks()) {
-                return illegal(p, e, "install confirmed with " + p.chunksAcked() + " of " + p.chunks()
-                                     + " chunks acknowledged");
-            }
-            return to(p, e, HandoffPhase.INSTALLED, now, null);
+        if (e instanceof Installed installed) {
+            return installed(p, installed, now);
         }
         if (e instanceof Released) {
             return phase == HandoffPhase.INSTALLED ? to(p, e, HandoffPhase.RELEASED, now, null) : wrong(p, e);
@@ -104,6 +97,11 @@ public final class Handoff {
         if (e instanceof DeadlineCheck) {
             if (p.barrierAtMs() < 0) {
                 return wrong(p, e);
+            }
+            if (!p.oldInstanceOwnsState()) {
+                // The target confirmed the install: the old copy is stale, so no deadline may resume it (F4).
+                return illegal(p, e, "the target owns the state since the install; the transfer timeout no longer "
+                                     + "applies");
             }
             long deadline = deadlineAtMs(p);
             if (now < deadline) {
@@ -117,6 +115,9 @@ public final class Handoff {
     }
 
     private HandoffStep acked(HandoffProgress p, ChunksAcked e) {
+        if (p.phase() == HandoffPhase.AWAITING_INSTALL && e.below() == p.chunks()) {
+            return new HandoffStep(p, e, p, null);   // a repeated final acknowledgement
+        }
         if (p.phase() != HandoffPhase.TRANSFERRING) {
             return wrong(p, e);
         }
@@ -124,7 +125,32 @@ public final class Handoff {
             return illegal(p, e, "acknowledgement of chunks below " + e.below() + " outside 0.." + p.chunks());
         }
         // Cumulative: an acknowledgement overtaken by a later one changes nothing.
-        return new HandoffStep(p, e, e.below() <= p.chunksAcked() ? p : p.counted(e.below(), p.resends()), null);
+        if (e.below() <= p.chunksAcked()) {
+            return new HandoffStep(p, e, p, null);
+        }
+        HandoffProgress counted = p.counted(e.below(), p.resends());
+        return new HandoffStep(p, e, e.below() == p.chunks()
+            ? counted.to(HandoffPhase.AWAITING_INSTALL, Math.max(clockMs.getAsLong(), p.phaseSinceMs()), null)
+            : counted, null);
+    }
+
+    /**
+     * HANDOFF_INSTALLED: only for this move (its plan version), only with every chunk acknowledged, and only
+     * once; a repeat (the target confirms again when a resend reaches it after the install) changes nothing.
+     */
+    private HandoffStep installed(HandoffProgress p, Installed e, long now) {
+        if (e.planVersion() != p.planVersion()) {
+            return illegal(p, e, "install confirmed for plan v" + e.planVersion() + ", this handoff is v"
+                                 + p.planVersion());
+        }
+        if (p.phase() == HandoffPhase.INSTALLED) {
+            return illegal(p, e, "install already confirmed");
+        }
+        if (p.phase() == HandoffPhase.TRANSFERRING) {
+            return illegal(p, e, "install confirmed with " + p.chunksAcked() + " of " + p.chunks()
+                                 + " chunks acknowledged");
+        }
+        return p.phase() == HandoffPhase.AWAITING_INSTALL ? to(p, e, HandoffPhase.INSTALLED, now, null) : wrong(p, e);
     }
 
     private HandoffStep missing(HandoffProgress p, ChunksMissing e, long now) {

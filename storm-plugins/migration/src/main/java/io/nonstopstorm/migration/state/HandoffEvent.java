@@ -34,8 +34,11 @@ public sealed interface HandoffEvent {
         }
     }
 
-    /** The target restored the snapshot (HANDOFF_INSTALLED). */
-    record Installed() implements HandoffEvent {
+    /**
+     * The target restored the snapshot (HANDOFF_INSTALLED) of the move with this plan version: with the
+     * executor, the handoff id, so a confirmation of an older or newer move is not taken for this one's.
+     */
+    record Installed(long planVersion) implements HandoffEvent {
     }
 
     /** The old instance dropped its copy and was stopped. */

@@ -1,5 +1,6 @@
 package io.nonstopstorm.migration.state;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -10,15 +11,21 @@ import java.util.function.ToLongFunction;
  * The target's side of one task's handoff: the new instance's gate. While it is closed, tuples for the
  * task are held in arrival order ({@link EarlyTupleBuffer}) and snapshot chunks are reassembled
  * ({@link SnapshotAssembler}); the gate opens when the snapshot is installed, or without a state when
- * the deadline passes (the source is gone or gave up: today's behaviour, a new instance starting empty)
- * or the early buffer is full. Every method returns the tuples to process now, oldest first. Not
- * thread-safe: only the executor's own thread calls it.
+ * the deadline passes (the source is gone or gave up: today's behaviour, a new instance starting empty).
+ * A full early buffer does not open it (F7): opening there would start the instance without the state
+ * that is on its way. The tuple that did not fit, and any after it, are still held in arrival order, and
+ * the gate reports {@link #full()}: the caller's cue to stop taking tuples from its queue until the gate
+ * opens, so that Storm's own back pressure holds the senders. Every method returns the tuples to process
+ * now, oldest first. Thread-safe, on its own monitor: chunks may be assembled on the worker's receive
+ * thread while the executor's thread holds tuples (and waits on the gate while it is full).
  *
  * @param <T> the runtime's tuple type
  */
 public final class HandoffGate<T> {
     private final HandoffLimits limits;
     private final EarlyTupleBuffer<T> early;
+    /** Tuples that arrived once the early buffer was full, oldest first: held past its bound, never dropped. */
+    private final ArrayDeque<T> beyond = new ArrayDeque<>();
     private final long deadlineMs;
     private SnapshotAssembler assembler;
     private long planVersion = -1;
@@ -31,12 +38,12 @@ public final class HandoffGate<T> {
         this.deadlineMs = deadlineMs;
     }
 
-    public boolean isOpen() {
+    public synchronized boolean isOpen() {
         return openedBecause != null;
     }
 
     /** Why the gate opened ({@code installed}, or why without a state); null while closed. */
-    public String openedBecause() {
+    public synchronized String openedBecause() {
         return openedBecause;
     }
 
@@ -45,27 +52,43 @@ public final class HandoffGate<T> {
     }
 
     /** How many tuples are held now. */
-    public int held() {
-        return early.size();
+    public synchronized int held() {
+        return early.size() + beyond.size();
+    }
+
+    /**
+     * Whether the early buffer is full and the gate still closed: the caller should stop taking tuples until
+     * it opens (a chunk completing the snapshot, or the deadline), so its queue fills and back pressure
+     * holds the senders. Tuples offered meanwhile are still held, in order.
+     */
+    public synchronized boolean full() {
+        return !isOpen() && !beyond.isEmpty();
+    }
+
+    /** Why {@link #full()}, for the log; null when it is not. */
+    public synchronized String fullBecause() {
+        return full() ? "early buffer full (" + early.bytes() + " bytes in " + early.size() + " tuple(s) held, "
+                        + HandoffLimits.EARLY_BUFFER_BYTES + " = " + early.maxBytes() + "; " + beyond.size()
+                        + " more past it)" : null;
     }
 
     /** A tuple for the task: held while the gate is closed; otherwise it (after any held ones) is processed. */
-    public List<T> offer(T tuple, long nowMs) {
+    public synchronized List<T> offer(T tuple, long nowMs) {
         if (isOpen()) {
             return List.of(tuple);
         }
         if (nowMs >= deadlineMs) {
             return openWith("no snapshot by the deadline", tuple);
         }
-        if (early.offer(tuple) == EarlyTupleBuffer.Admission.FULL) {
-            return openWith("early buffer full (" + early.bytes() + " bytes held, "
-                            + HandoffLimits.EARLY_BUFFER_BYTES + " = " + early.maxBytes() + ")", tuple);
+        // Once one tuple went past the bound, later ones follow it there, so arrival order is kept.
+        if (!beyond.isEmpty() || early.offer(tuple) == EarlyTupleBuffer.Admission.FULL) {
+            beyond.add(tuple);
         }
         return List.of();
     }
 
     /** The deadline check without a tuple: the held tuples when it just opened the gate, else nothing. */
-    public List<T> expire(long nowMs) {
+    public synchronized List<T> expire(long nowMs) {
         return !isOpen() && nowMs >= deadlineMs ? openWith("no snapshot by the deadline", null) : List.of();
     }
 
@@ -77,7 +100,7 @@ public final class HandoffGate<T> {
      * @throws IllegalStateException if the gate is already open (the snapshot came too late to be used)
      * @throws IllegalArgumentException if the chunk is rejected or the whole snapshot is corrupt
      */
-    public Optional<byte[]> chunk(long version, SnapshotChunk c) {
+    public synchronized Optional<byte[]> chunk(long version, SnapshotChunk c) {
         if (isOpen()) {
             throw new IllegalStateException("snapshot chunk " + c.index() + " arrived after the gate opened ("
                                             + openedBecause + ")");
@@ -104,12 +127,12 @@ public final class HandoffGate<T> {
     }
 
     /** The snapshot is installed: the gate opens and the held tuples are processed, in arrival order. */
-    public List<T> installed() {
+    public synchronized List<T> installed() {
         return isOpen() ? List.of() : openWith("installed", null);
     }
 
     /** The snapshot cannot be installed (corrupt, not restorable): the gate opens without a state. */
-    public List<T> abandon(String why) {
+    public synchronized List<T> abandon(String why) {
         return isOpen() ? List.of() : openWith(why, null);
     }
 
@@ -117,6 +140,8 @@ public final class HandoffGate<T> {
         openedBecause = why;
         assembler = null;
         List<T> out = new ArrayList<>(early.release());
+        out.addAll(beyond);
+        beyond.clear();
         if (last != null) {
             out.add(last);
         }

@@ -1,7 +1,8 @@
 package io.nonstopstorm.migration.state;
 
-import java.nio.ByteBuffer;
 import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The handoff's in-band messages. Each travels as the single value (a {@code byte[]}) of a tuple on the
@@ -14,6 +15,9 @@ public sealed interface HandoffMessage {
     byte KIND_BARRIER = 1;
     byte KIND_CHUNK = 2;
     byte KIND_WAKE = 3;
+    byte KIND_ABORT = 4;
+    /** The longest reason an abort carries, in UTF-8 bytes: enough for a log line, never a big message. */
+    int MAX_REASON_BYTES = 1024;
 
     /** Source: the old instance reached the end of what it owns; snapshot now, on its own thread. */
     record Barrier(long planVersion) implements HandoffMessage {
@@ -27,12 +31,31 @@ public sealed interface HandoffMessage {
     record Wake() implements HandoffMessage {
     }
 
+    /** Source to target: the old instance keeps the state of this move (and why); no chunk will come. */
+    record Abort(long planVersion, String reason) implements HandoffMessage {
+        public Abort {
+            java.util.Objects.requireNonNull(reason, "reason");
+        }
+    }
+
     static byte[] barrier(long planVersion) {
         return ByteBuffer.allocate(13).putInt(MAGIC).put(KIND_BARRIER).putLong(planVersion).array();
     }
 
     static byte[] wake() {
         return ByteBuffer.allocate(5).putInt(MAGIC).put(KIND_WAKE).array();
+    }
+
+    static byte[] abort(long planVersion, String reason) {
+        byte[] why = reason.getBytes(StandardCharsets.UTF_8);
+        if (why.length > MAX_REASON_BYTES) {
+            // Cut on a character boundary so the receiver reads valid text.
+            String cut = new String(java.util.Arrays.copyOf(why, MAX_REASON_BYTES - 3), StandardCharsets.UTF_8);
+            why = (cut.endsWith("\uFFFD") ? cut.substring(0, cut.length() - 1) : cut).concat("...")
+                .getBytes(StandardCharsets.UTF_8);
+        }
+        return ByteBuffer.allocate(4 + 1 + 8 + 4 + why.length).putInt(MAGIC).put(KIND_ABORT).putLong(planVersion)
+            .putInt(why.length).put(why).array();
     }
 
     static byte[] chunk(long planVersion, SnapshotChunk c) {
@@ -64,6 +87,17 @@ public sealed interface HandoffMessage {
             HandoffMessage m = switch (kind) {
                 case KIND_BARRIER -> new Barrier(in.getLong());
                 case KIND_WAKE -> new Wake();
+                case KIND_ABORT -> {
+                    long version = in.getLong();
+                    int length = in.getInt();
+                    if (length < 0 || length > MAX_REASON_BYTES || length > in.remaining()) {
+                        throw new IllegalArgumentException("handoff abort says its reason is " + length + " bytes, carries "
+                                                           + in.remaining() + " (at most " + MAX_REASON_BYTES + ")");
+                    }
+                    byte[] why = new byte[length];
+                    in.get(why);
+                    yield new Abort(version, new String(why, StandardCharsets.UTF_8));
+                }
                 case KIND_CHUNK -> {
                     long version = in.getLong();
                     int index = in.getInt();

@@ -2,7 +2,8 @@ package io.nonstopstorm.migration.state;
 
 /**
  * Where one executor's state handoff stands, seen from the source (the old instance's worker). The
- * happy path is REQUESTED, DRAINING_OLD, SNAPSHOT_TAKEN, TRANSFERRING, INSTALLED, RELEASED; the failure
+ * happy path is REQUESTED, DRAINING_OLD, SNAPSHOT_TAKEN, TRANSFERRING, AWAITING_INSTALL, INSTALLED,
+ * RELEASED; the failure
  * exits ABORTED_KEEP_OLD and REFUSED_TOO_LARGE leave the state with the old instance.
  */
 public enum HandoffPhase {
@@ -14,6 +15,11 @@ public enum HandoffPhase {
     SNAPSHOT_TAKEN(false),
     /** Chunks are on their way; the target acknowledges them cumulatively. */
     TRANSFERRING(false),
+    /**
+     * Every chunk is acknowledged; the old instance keeps its copy until the target confirms the install,
+     * so a target that dies while restoring (or whose confirmation never comes) loses nothing.
+     */
+    AWAITING_INSTALL(false),
     /** The target restored the snapshot and owns the state; the old copy is stale. */
     INSTALLED(false),
     /** The old instance dropped its copy and was stopped. */

@@ -58,10 +58,34 @@ class HandoffGateTest {
     }
 
     @Test
-    void aFullEarlyBufferOpensTheGateRatherThanDropping() {
+    void aFullEarlyBufferKeepsTheGateClosedHoldsEveryTupleInOrderAndAsksForBackPressure() {
         assertEquals(List.of(), gate.offer("aaaaaaaa", 10));
-        assertEquals(List.of("aaaaaaaa", "bbbbb"), gate.offer("bbbbb", 20));
-        assertTrue(gate.openedBecause().contains("early buffer full"), gate.openedBecause());
+        assertFalse(gate.full());
+        assertEquals(List.of(), gate.offer("bbbbb", 20));    // past the bound of 10
+        assertFalse(gate.isOpen(), "a full buffer must not start the instance without its state");
+        assertTrue(gate.full());
+        assertTrue(gate.fullBecause().contains(HandoffLimits.EARLY_BUFFER_BYTES), gate.fullBecause());
+        // Small enough for the buffer, but behind one past it: it stays behind, so arrival order is kept.
+        assertEquals(List.of(), gate.offer("c", 30));
+        assertEquals(3, gate.held());
+        byte[] snapshot = {1, 2, 3};
+        assertArrayEquals(snapshot, gate.chunk(2, chunksOf(snapshot).get(0)).orElseThrow());
+        assertEquals(List.of("aaaaaaaa", "bbbbb", "c"), gate.installed());
+        assertEquals("installed", gate.openedBecause());
+        assertFalse(gate.full());
+        assertEquals(0, gate.held());
+        assertEquals(List.of("d"), gate.offer("d", 40));
+    }
+
+    @Test
+    void aFullEarlyBufferStillOpensEmptyAtTheDeadlineWithEverythingHeldFirst() {
+        gate.offer("aaaaaaaaaa", 10);
+        gate.offer("bb", 20);
+        assertTrue(gate.full());
+        assertEquals(List.of("aaaaaaaaaa", "bb"), gate.expire(DEADLINE));
+        assertTrue(gate.openedBecause().contains("deadline"), gate.openedBecause());
+        assertFalse(gate.full());
+        assertEquals(null, gate.fullBecause());
     }
 
     @Test

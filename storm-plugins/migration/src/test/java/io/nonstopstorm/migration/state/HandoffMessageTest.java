@@ -37,6 +37,22 @@ class HandoffMessageTest {
     }
 
     @Test
+    void anAbortCarriesItsPlanVersionAndReasonAndALongReasonIsCutToTheBound() {
+        String why = "state of [5 5] is 9000 bytes, over nonstop.migration.state.max.bytes = 100";
+        assertEquals(new HandoffMessage.Abort(12, why), HandoffMessage.decode(HandoffMessage.abort(12, why)));
+        String longWhy = "\u00e9".repeat(HandoffMessage.MAX_REASON_BYTES);   // two UTF-8 bytes each
+        HandoffMessage.Abort cut = (HandoffMessage.Abort) HandoffMessage.decode(HandoffMessage.abort(1, longWhy));
+        assertTrue(cut.reason().endsWith("...") && !cut.reason().contains("\uFFFD"), cut.reason());
+        assertTrue(cut.reason().getBytes(StandardCharsets.UTF_8).length <= HandoffMessage.MAX_REASON_BYTES);
+        byte[] lying = HandoffMessage.abort(1, "x");
+        lying[13] = 0x7F;   // a reason length far past the message
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> HandoffMessage.decode(lying));
+        assertTrue(e.getMessage().contains("reason"), e.getMessage());
+        assertThrows(IllegalArgumentException.class,
+            () -> HandoffMessage.decode(Arrays.copyOf(HandoffMessage.abort(1, "xy"), 18)));
+    }
+
+    @Test
     void whatAComponentEmitsIsNotTakenForAMessage() {
         assertFalse(HandoffMessage.isHandoff("event"));
         assertFalse(HandoffMessage.isHandoff(new byte[] {1, 2, 3, 4, 5, 6}));

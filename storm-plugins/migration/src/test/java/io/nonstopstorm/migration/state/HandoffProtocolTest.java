@@ -143,7 +143,7 @@ class HandoffProtocolTest {
         }
         byte[] received = assertInstanceOf(Assembled.class, assembler.finish()).snapshot();
         fresh.restoreState(decode(received));
-        p = accept(p, new Installed());
+        p = accept(p, new Installed(3));
         assertTrue(p.phase().targetMayProcess());
         gate.release().forEach(fresh::execute);              // the early tuples, in arrival order
         heldAtSource.forEach(fresh::execute);                 // forwarded after the state

@@ -82,7 +82,7 @@ class HandoffTest {
             assertFalse(before.targetMayProcess(), before::toString);
         }
         now += 20;
-        p = accept(p, new Installed());
+        p = accept(p, new Installed(9));
         assertEquals(HandoffPhase.INSTALLED, p.phase());
         assertFalse(p.oldInstanceOwnsState());
         assertTrue(p.phase().targetMayProcess());
@@ -101,12 +101,12 @@ class HandoffTest {
         refused(p, new SnapshotTaken(10));
         refused(p, new SendingStarted());
         refused(p, new ChunksAcked(0));
-        refused(p, new Installed());
+        refused(p, new Installed(1));
         refused(p, new Released());
         refused(p, new DeadlineCheck());
         p = accept(p, new BarrierQueued());
         refused(p, new BarrierQueued());
-        refused(p, new Installed());
+        refused(p, new Installed(1));
         p = accept(p, new SnapshotTaken(10));
         refused(p, new ChunksAcked(1));
         refused(p, new Released());
@@ -116,9 +116,9 @@ class HandoffTest {
     void theInstallNeedsEveryChunkAcknowledged() {
         HandoffProgress p = transferring();
         p = accept(p, new ChunksAcked(2));
-        assertTrue(refused(p, new Installed()).contains("2 of 3 chunks"));
+        assertTrue(refused(p, new Installed(9)).contains("2 of 3 chunks"));
         p = accept(p, new ChunksAcked(3));
-        accept(p, new Installed());
+        accept(p, new Installed(9));
     }
 
     @Test
@@ -141,7 +141,7 @@ class HandoffTest {
         assertTrue(p.oldInstanceOwnsState(), "the old instance resumes with its state");
         assertFalse(p.phase().targetMayProcess());
         assertEquals("destination lost: connection to host2:6701 closed", p.reason());
-        refused(p, new Installed());
+        refused(p, new Installed(9));
     }
 
     @Test
@@ -157,7 +157,7 @@ class HandoffTest {
 
     @Test
     void afterTheInstallTheTargetOwnsTheStateSoItsLossOrANewerPlanDoesNotResumeTheOldInstance() {
-        HandoffProgress p = accept(accept(transferring(), new ChunksAcked(3)), new Installed());
+        HandoffProgress p = accept(accept(transferring(), new ChunksAcked(3)), new Installed(9));
         assertTrue(refused(p, new DestinationLost("gone")).contains("target owns the state"));
         assertTrue(refused(p, new Superseded()).contains("target owns the state"));
         assertEquals(HandoffPhase.RELEASED, accept(p, new Released()).phase());
@@ -226,8 +226,70 @@ class HandoffTest {
         HandoffProgress p = transferring();
         now -= 60_000;
         p = accept(p, new ChunksAcked(3));
-        p = accept(p, new Installed());
+        p = accept(p, new Installed(9));
         assertTrue(p.phaseSinceMs() >= p.barrierAtMs());
+    }
+
+    @Test
+    void everyChunkAcknowledgedWaitsForTheInstallWithTheOldCopyKept() {
+        HandoffProgress p = accept(transferring(), new ChunksAcked(2));
+        assertEquals(HandoffPhase.TRANSFERRING, p.phase());
+        now += 7;
+        HandoffStep last = handoff.step(p, new ChunksAcked(3));
+        assertTrue(last.entered(HandoffPhase.AWAITING_INSTALL));
+        p = last.after();
+        assertEquals(now, p.phaseSinceMs());
+        assertTrue(p.oldInstanceOwnsState(), "the old copy is the state until the target confirms");
+        assertFalse(p.phase().targetMayProcess());
+        // The final acknowledgement repeated (a resend crossed it) changes nothing.
+        HandoffStep again = handoff.step(p, new ChunksAcked(3));
+        assertTrue(again.applied());
+        assertSame(p, again.after());
+        refused(p, new ChunksAcked(2));
+        refused(p, new ChunksMissing(List.of(0)));
+        p = accept(p, new Installed(9));
+        assertEquals(HandoffPhase.INSTALLED, p.phase());
+        assertFalse(p.oldInstanceOwnsState());
+    }
+
+    @Test
+    void aDuplicateOrForeignInstallConfirmationChangesNothing() {
+        HandoffProgress waiting = accept(transferring(), new ChunksAcked(3));
+        assertTrue(refused(waiting, new Installed(8)).contains("plan v8, this handoff is v9"));
+        assertTrue(refused(waiting, new Installed(10)).contains("plan v10"));
+        HandoffProgress installed = accept(waiting, new Installed(9));
+        assertTrue(refused(installed, new Installed(9)).contains("already confirmed"));
+        HandoffProgress released = accept(installed, new Released());
+        assertTrue(refused(released, new Installed(9)).contains("already ended"));
+    }
+
+    @Test
+    void noConfirmationByTheTransferTimeoutResumesTheOldInstance() {
+        HandoffProgress p = accept(transferring(), new ChunksAcked(3));
+        now = p.barrierAtMs() + TIMEOUT - 1;
+        refused(p, new DeadlineCheck());
+        now = p.barrierAtMs() + TIMEOUT;
+        HandoffStep late = handoff.step(p, new DeadlineCheck());
+        assertTrue(late.entered(HandoffPhase.ABORTED_KEEP_OLD));
+        assertTrue(late.after().oldInstanceOwnsState());
+        // A confirmation that arrives after the abort is refused: the old instance resumed, the target's copy
+        // must be dropped (the runtime tells it so).
+        assertTrue(refused(late.after(), new Installed(9)).contains("already ended (aborted_keep_old)"));
+    }
+
+    @Test
+    void theDestinationLostWhileRestoringAbortsWithTheOldCopy() {
+        HandoffProgress p = accept(transferring(), new ChunksAcked(3));
+        HandoffStep lost = handoff.step(p, new DestinationLost("worker host2:6701 gone"));
+        assertTrue(lost.entered(HandoffPhase.ABORTED_KEEP_OLD));
+        assertEquals("destination lost: worker host2:6701 gone", lost.after().reason());
+    }
+
+    @Test
+    void afterTheInstallTheTransferTimeoutNoLongerApplies() {
+        HandoffProgress p = accept(accept(transferring(), new ChunksAcked(3)), new Installed(9));
+        now = p.barrierAtMs() + 10 * TIMEOUT;
+        assertTrue(refused(p, new DeadlineCheck()).contains("no longer applies"));
     }
 
     @Test

@@ -250,8 +250,9 @@ public final class NonstopWorkerRuntime {
     }
 
     /**
-     * Start of transferLocalBatch (Netty's receive path): holds off queue removals for the batch and
-     * takes out tuples for tasks that are not local (Storm would fail on them).
+     * Start of transferLocalBatch (Netty's receive path): holds off queue removals for the batch, takes
+     * out state handoff chunks for gates waiting here, and tuples for tasks that are not local (Storm
+     * would fail on them).
      *
      * @return whether the delivery lock was taken (pass to {@link #afterLocalBatch})
      */
@@ -262,6 +263,9 @@ public final class NonstopWorkerRuntime {
         }
         rt.deliveryLock.readLock().lock();
         try {
+            if (rt.handoffs != null) {
+                rt.handoffs.takeChunks(batch);
+            }
             rt.forwarder.divert(batch);
         } catch (RuntimeException e) {
             LOG.warn("nonstop: diverting non-local tuples failed", e);

@@ -3,6 +3,7 @@ package org.apache.storm.daemon.worker;
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.KryoBufferOverflowException;
 import com.esotericsoftware.kryo.io.Output;
 import io.nonstopstorm.migration.state.HandoffGate;
 import io.nonstopstorm.migration.state.HandoffLimits;
@@ -59,6 +60,8 @@ public final class StateHandoffs {
     /** The stream the messages travel on: every component has it, nothing subscribes to it. */
     static final String STREAM = StormCommon.SYSTEM_STREAM_ID;
     private static final long SEND_PAUSE_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** A waiting executor looks at its deadline at least this often (an arrival wakes it at once). */
+    private static final long AWAIT_POLL_MS = 100;
 
     private static volatile StateHandoffs active;
     /** Tasks of this JVM whose bolt opts in (registered at the executor's init). */
@@ -75,8 +78,19 @@ public final class StateHandoffs {
     private final Map<Integer, Long> handedOff = new ConcurrentHashMap<>();
     /** Source: tasks with a barrier placed and not reached yet (a barrier is valid only where it was placed). */
     private final Set<Integer> barriers = ConcurrentHashMap.newKeySet();
+    /**
+     * Target: a snapshot assembled on the receive path (or the reason it was rejected), for the task's own
+     * thread to install before its next tuple.
+     */
+    private final Map<Integer, Arrival> arrived = new ConcurrentHashMap<>();
+    /** Target: tasks whose gate went past its early buffer's bound (reported once per gate). */
+    private final Set<Integer> congested = ConcurrentHashMap.newKeySet();
     private final ThreadLocal<Kryo> kryo;
     private final ThreadLocal<KryoTupleSerializer> serializer;
+
+    /** A whole snapshot for a waiting gate, or why none will be used (rejected, or the source kept it). */
+    private record Arrival(HandoffGate<TupleImpl> gate, byte[] snapshot, String withoutState) {
+    }
 
     StateHandoffs(WorkerState ws, HandoffLimits limits, MigrationEventLog events, LongSupplier clock,
                   ScheduledExecutorService scheduler) {
@@ -147,6 +161,7 @@ public final class StateHandoffs {
                 continue;
             }
             gates.put(t, new HandoffGate<>(limits, x -> TupleSizeEstimate.of(x.getValues()), deadlineMs));
+            congested.remove(t);
             long delay = Math.max(1, deadlineMs - clock.getAsLong());
             try {
                 scheduler.schedule(LoggedTask.of(LOG, "handoff deadline of task " + t, () -> wake(t)), delay,
@@ -154,6 +169,70 @@ public final class StateHandoffs {
             } catch (RejectedExecutionException e) {
                 LOG.debug("nonstop: worker shutting down; no handoff deadline for task {}", t);
             }
+        }
+    }
+
+    /**
+     * Target, on Netty's receive path before the batch reaches the executors' queues: chunks for a task
+     * whose gate waits are taken out and assembled here. So a snapshot completes even while the executor,
+     * its early buffer full, takes no tuples from its queue (which then fills, and Storm's back pressure
+     * holds the senders); tuples the old instance forwards after its chunks still come later on the same
+     * connection, so they reach the queue after the snapshot is whole.
+     */
+    void takeChunks(ArrayList<AddressedTuple> batch) {
+        if (!gates.isEmpty()) {
+            batch.removeIf(this::tookChunk);
+        }
+    }
+
+    private boolean tookChunk(AddressedTuple at) {
+        HandoffGate<TupleImpl> gate = gates.get(at.dest);
+        if (gate == null || !(at.getTuple() instanceof TupleImpl t) || !STREAM.equals(t.getSourceStreamId())
+            || t.size() != 1 || !HandoffMessage.isHandoff(t.getValue(0))) {
+            return false;
+        }
+        HandoffMessage m;
+        try {
+            m = HandoffMessage.decode(t.getValue(0));
+        } catch (IllegalArgumentException e) {
+            return false;   // the executor's path logs and drops it
+        }
+        if (m instanceof HandoffMessage.Abort abort) {
+            // The old instance keeps the state: waiting for it until the deadline would only hold E's tuples.
+            arrive(at.dest, new Arrival(gate, null, keptBecause(abort)));
+            return true;
+        }
+        if (!(m instanceof HandoffMessage.Chunk c)) {
+            return false;
+        }
+        Optional<byte[]> whole;
+        try {
+            whole = gate.chunk(c.planVersion(), c.chunk());
+        } catch (IllegalStateException e) {
+            LOG.warn("nonstop: task {}: {}", at.dest, e.getMessage());
+            return true;
+        } catch (IllegalArgumentException e) {
+            arrive(at.dest, new Arrival(gate, null, "snapshot rejected: " + e.getMessage()));
+            return true;
+        }
+        whole.ifPresent(bytes -> arrive(at.dest, new Arrival(gate, bytes, null)));
+        return true;
+    }
+
+    private static String keptBecause(HandoffMessage.Abort a) {
+        return "the old instance kept the state of plan v" + a.planVersion() + ": " + a.reason();
+    }
+
+    /** Hands an arrival to the task's thread: it may be waiting on the gate, or idle (a wake-up in its queue). */
+    private void arrive(int taskId, Arrival a) {
+        arrived.put(taskId, a);
+        synchronized (a.gate()) {
+            a.gate().notifyAll();
+        }
+        JCQueue queue = ws.taskToExecutorQueue.get(taskId);
+        AddressedTuple w = new AddressedTuple(taskId, message(taskId, HandoffMessage.wake()));
+        if (queue != null && !queue.tryPublish(w) && !queue.tryPublishToOverflow(w)) {
+            LOG.debug("nonstop: no room to wake task {}; its next tuple installs its state", taskId);
         }
     }
 
@@ -181,6 +260,7 @@ public final class StateHandoffs {
         tasks.forEach(t -> {
             handedOff.remove(t);
             barriers.remove(t);
+            arrived.remove(t);
         });
     }
 
@@ -221,12 +301,24 @@ public final class StateHandoffs {
                 }
             } else if (m instanceof HandoffMessage.Chunk c) {
                 receive(executor, bolt, taskId, c);
+            } else if (m instanceof HandoffMessage.Abort a) {
+                // Usually taken off the receive path; one that came before this worker started the new instance
+                // was parked with its tuples and arrives here.
+                HandoffGate<TupleImpl> gate = gates.get(taskId);
+                if (gate != null && bolt instanceof HandoffState<?>) {
+                    LOG.warn("nonstop: task {}: {}", taskId, keptBecause(a));
+                    release(executor, taskId, gate, gate.abandon(keptBecause(a)));
+                } else {
+                    LOG.debug("nonstop: task {}: no gate waits; ignored: {}", taskId, keptBecause(a));
+                }
             } else {
                 HandoffGate<TupleImpl> gate = gates.get(taskId);
-                if (gate != null && !(bolt instanceof HandoffState<?>)) {
-                    gates.remove(taskId, gate);   // a bolt that does not opt in and saw no tuple until now
+                if (gate != null && bolt instanceof HandoffState<?> s) {
+                    if (!installArrived(executor, s, taskId, gate)) {
+                        release(executor, taskId, gate, gate.expire(clock.getAsLong()));
+                    }
                 } else if (gate != null) {
-                    release(executor, taskId, gate, gate.expire(clock.getAsLong()));
+                    gates.remove(taskId, gate);   // a bolt that does not opt in and saw no tuple until now
                 }
             }
             return true;
@@ -235,12 +327,71 @@ public final class StateHandoffs {
         if (gate == null) {
             return false;
         }
-        if (!(bolt instanceof HandoffState<?>)) {
+        if (!(bolt instanceof HandoffState<?> s)) {
             gates.remove(taskId, gate);
             return false;
         }
+        if (installArrived(executor, s, taskId, gate)) {
+            return false;   // the gate just opened: Storm handles this tuple as any other
+        }
         release(executor, taskId, gate, gate.offer(tuple, clock.getAsLong()));
+        if (gate.full()) {
+            awaitOpening(executor, s, taskId, gate);
+        }
         return true;
+    }
+
+    /**
+     * Target, the early buffer full (F7): takes no more tuples until the snapshot is whole or the deadline
+     * passes, so the queue fills and Storm's back pressure slows the senders rather than the gate opening
+     * without the state or holding without bound.
+     */
+    private void awaitOpening(Executor executor, HandoffState<?> bolt, int taskId, HandoffGate<TupleImpl> gate)
+        throws Exception {
+        if (congested.add(taskId)) {
+            LOG.warn("nonstop: task {} takes no tuples until its state arrives: {}", taskId, gate.fullBecause());
+            events.append("handoff_congested", Map.of("port", ws.port, "task", taskId, "held", gate.held(),
+                                                      "reason", gate.fullBecause()));
+        }
+        while (!gate.isOpen()) {
+            if (installArrived(executor, bolt, taskId, gate)) {
+                return;
+            }
+            long left = gate.deadlineMs() - clock.getAsLong();
+            if (left <= 0) {
+                release(executor, taskId, gate, gate.expire(clock.getAsLong()));
+                return;
+            }
+            synchronized (gate) {
+                if (!arrived.containsKey(taskId)) {
+                    try {
+                        gate.wait(Math.min(left, AWAIT_POLL_MS));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();   // the executor is being shut down
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /** Installs (or gives up on) a snapshot the receive path completed for this gate; true if the gate opened. */
+    private boolean installArrived(Executor executor, HandoffState<?> bolt, int taskId, HandoffGate<TupleImpl> gate)
+        throws Exception {
+        Arrival a = arrived.get(taskId);
+        if (a == null || !arrived.remove(taskId, a)) {
+            return false;
+        }
+        if (a.gate() != gate) {
+            return false;   // for a gate a newer move replaced
+        }
+        if (a.withoutState() != null) {
+            LOG.warn("nonstop: task {}: {}", taskId, a.withoutState());
+            release(executor, taskId, gate, gate.abandon(a.withoutState()));
+        } else {
+            install(executor, bolt, taskId, gate, a.snapshot());
+        }
+        return gate.isOpen();
     }
 
     private static boolean isChunk(TupleImpl tuple) {
@@ -255,6 +406,7 @@ public final class StateHandoffs {
     private void release(Executor executor, int taskId, HandoffGate<TupleImpl> gate, List<TupleImpl> ready)
         throws Exception {
         if (gate.isOpen() && gates.remove(taskId, gate)) {
+            congested.remove(taskId);
             boolean installed = "installed".equals(gate.openedBecause());
             if (!installed) {
                 LOG.warn("nonstop: task {} starts without a handed-over state: {}", taskId, gate.openedBecause());
@@ -274,9 +426,12 @@ public final class StateHandoffs {
         byte[] bytes;
         try {
             bytes = serialize(bolt.snapshotState());
+        } catch (KryoBufferOverflowException e) {
+            refuse(taskId, planVersion, "its state is over " + HandoffLimits.MAX_BYTES + " = " + limits.maxBytes()
+                                        + " bytes (serialising it stopped at the limit)");
+            return;
         } catch (KryoException e) {
-            refuse(taskId, planVersion, "its state could not be serialised within " + HandoffLimits.MAX_BYTES + " = "
-                                        + limits.maxBytes() + " bytes: " + e.getMessage());
+            refuse(taskId, planVersion, "its state could not be serialised: " + e.getMessage());
             return;
         } catch (RuntimeException e) {
             refuse(taskId, planVersion, "taking its snapshot failed: " + e);
@@ -306,6 +461,13 @@ public final class StateHandoffs {
         LOG.warn("nonstop: task {} keeps its state on this worker: {}", taskId, why);
         events.append("handoff_aborted", Map.of("port", ws.port, "task", taskId, "plan_version", planVersion,
                                                 "reason", why));
+        // The new instance need not hold E's tuples until its deadline for a state that will not come.
+        if (send(new AddressedTuple(taskId, message(taskId, HandoffMessage.abort(planVersion, why))),
+                 clock.getAsLong() + limits.transferTimeoutMs())) {
+            ws.tryFlushRemotes();
+        } else {
+            LOG.warn("nonstop: task {}: could not tell its new home; that gate opens at its deadline", taskId);
+        }
     }
 
     /** Target: one chunk; the complete snapshot is installed before any held tuple is processed. */
@@ -326,22 +488,27 @@ public final class StateHandoffs {
             }
             return;
         }
-        if (whole.isEmpty()) {
-            return;
+        if (whole.isPresent()) {
+            install(executor, s, taskId, gate, whole.get());
         }
+    }
+
+    /** Target, on the executor's thread: restores the snapshot, then the held tuples run in arrival order. */
+    private void install(Executor executor, HandoffState<?> bolt, int taskId, HandoffGate<TupleImpl> gate,
+                         byte[] snapshot) throws Exception {
         try {
-            install(s, deserialize(whole.get()));
+            restore(bolt, deserialize(snapshot));
         } catch (RuntimeException e) {
             release(executor, taskId, gate, gate.abandon("installing the snapshot failed: " + e));
             return;
         }
         LOG.info("nonstop: task {} installed its handed-over state ({} bytes); releasing {} held tuple(s)", taskId,
-                 whole.get().length, gate.held());
+                 snapshot.length, gate.held());
         release(executor, taskId, gate, gate.installed());
     }
 
     @SuppressWarnings("unchecked")
-    private static <S> void install(HandoffState<S> bolt, Object snapshot) {
+    private static <S> void restore(HandoffState<S> bolt, Object snapshot) {
         bolt.restoreState((S) snapshot);
     }
 
@@ -392,7 +559,8 @@ public final class StateHandoffs {
 
     private byte[] serialize(Object snapshot) {
         // The output refuses to grow past the limit, so an oversized state fails before it is all copied.
-        Output out = new Output(4096, (int) Math.min(Integer.MAX_VALUE - 8, limits.maxBytes()));
+        int max = (int) Math.min(HandoffLimits.LARGEST_SNAPSHOT, limits.maxBytes());
+        Output out = new Output(Math.min(4096, max), max);
         kryo.get().writeClassAndObject(out, snapshot);
         return out.toBytes();
     }
