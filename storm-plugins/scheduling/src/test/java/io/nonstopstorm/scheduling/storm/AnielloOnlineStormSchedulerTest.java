@@ -2,7 +2,6 @@ package io.nonstopstorm.scheduling.storm;
 
 import io.nonstopstorm.scheduling.core.InterNodeTraffic;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
-import io.nonstopstorm.scheduling.model.LoadSample;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
 import io.nonstopstorm.wire.ExecutorId;
 import org.apache.storm.metric.StormMetricsRegistry;
@@ -13,7 +12,6 @@ import org.apache.storm.scheduler.TopologyDetails;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,26 +33,18 @@ class AnielloOnlineStormSchedulerTest {
             .add(t(1), t(4), 500).add(t(2), t(3), 500).add(t(3), t(6), 400).add(t(4), t(5), 400)
             .add(t(1), t(3), 5).add(t(2), t(4), 5).build();
 
-    private record FixedMetrics(TrafficMatrix traffic) implements SchedulingMetrics {
+    private static final class FixedMetrics extends SchedulingMetrics.None {
+        private final TrafficMatrix traffic;
+
+        FixedMetrics(TrafficMatrix traffic) {
+            this.traffic = traffic;
+        }
+
         @Override
         public Optional<TrafficMatrix> traffic(String topologyId) {
             return Optional.of(traffic);
         }
 
-        @Override
-        public ExecutorLoads executorLoads(String topologyId) {
-            return ExecutorLoads.none();
-        }
-
-        @Override
-        public Map<String, Double> backgroundLoad(String topologyId) {
-            return Map.of();
-        }
-
-        @Override
-        public Map<String, List<LoadSample>> nodeLoadHistory() {
-            return Map.of();
-        }
     }
 
     @Test
@@ -138,7 +128,13 @@ class AnielloOnlineStormSchedulerTest {
     }
 
     /** Traffic CROSSED, 100 Hz per user executor, and the node capacities the metrics plane measured. */
-    private record MeasuredMetrics(Map<String, Double> capacity) implements SchedulingMetrics {
+    private static final class MeasuredMetrics extends SchedulingMetrics.None {
+        private final Map<String, Double> capacity;
+
+        MeasuredMetrics(Map<String, Double> capacity) {
+            this.capacity = capacity;
+        }
+
         @Override
         public Optional<TrafficMatrix> traffic(String topologyId) {
             return Optional.of(CROSSED);
@@ -151,16 +147,6 @@ class AnielloOnlineStormSchedulerTest {
                 loads.put(t(task), 100.0);
             }
             return ExecutorLoads.of(loads);
-        }
-
-        @Override
-        public Map<String, Double> backgroundLoad(String topologyId) {
-            return Map.of();
-        }
-
-        @Override
-        public Map<String, List<LoadSample>> nodeLoadHistory() {
-            return Map.of();
         }
 
         @Override

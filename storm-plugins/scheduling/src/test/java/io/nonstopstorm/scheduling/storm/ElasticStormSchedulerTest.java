@@ -8,15 +8,11 @@ import static io.nonstopstorm.scheduling.storm.StormFixtures.wordCount;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nonstopstorm.scheduling.model.ExecutorLoads;
-import io.nonstopstorm.scheduling.model.LoadSample;
 import io.nonstopstorm.scheduling.model.NodeReading;
 import io.nonstopstorm.scheduling.model.Placement;
-import io.nonstopstorm.scheduling.model.TrafficMatrix;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.storm.metric.StormMetricsRegistry;
 import org.apache.storm.scheduler.Cluster;
 import org.apache.storm.scheduler.SupervisorDetails;
@@ -27,25 +23,11 @@ import org.junit.jupiter.api.Test;
 class ElasticStormSchedulerTest {
 
     /** Node readings only, as the metrics plane gives them. */
-    record Readings(Map<String, NodeReading> nodes) implements SchedulingMetrics {
-        @Override
-        public Optional<TrafficMatrix> traffic(String topologyId) {
-            return Optional.empty();
-        }
+    static final class Readings extends SchedulingMetrics.None {
+        private final Map<String, NodeReading> nodes;
 
-        @Override
-        public ExecutorLoads executorLoads(String topologyId) {
-            return ExecutorLoads.none();
-        }
-
-        @Override
-        public Map<String, Double> backgroundLoad(String topologyId) {
-            return Map.of();
-        }
-
-        @Override
-        public Map<String, List<LoadSample>> nodeLoadHistory() {
-            return Map.of();
+        Readings(Map<String, NodeReading> nodes) {
+            this.nodes = nodes;
         }
 
         @Override
