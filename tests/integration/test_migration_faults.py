@@ -32,7 +32,7 @@ from pycontrol.migration.observe import slot_events, wait_move_done, worker_pids
 from pycontrol.storm import placement, submit
 from pycontrol.storm.rest import RestError
 from pycontrol.wire.executor import ExecutorId
-from tests.conftest import SLOW_START, TEST_PORT_BASE, LiveCluster, assert_nothing_left, wait_for
+from tests.conftest import SLOW_START, TEST_PORT_BASE, LiveCluster, live_cluster, wait_for
 
 pytestmark = pytest.mark.cluster
 
@@ -72,13 +72,9 @@ class Stream:
 
 @pytest.fixture(scope="module")
 def fcluster(tmp_path_factory):
-    spec = make_spec(tmp_path_factory.mktemp("faults"), nodes=2, slots=2, port_base=PORT_BASE, extra_conf=FAULT_CONF)
-    state = manager.up(spec, timeout_s=300)
-    try:
-        yield LiveCluster(spec, state)
-    finally:
-        manager.down(spec.home)
-        assert_nothing_left(spec)
+    with live_cluster(make_spec(tmp_path_factory.mktemp("faults"), nodes=2, slots=2, port_base=PORT_BASE,
+                                extra_conf=FAULT_CONF)) as c:
+        yield c
 
 
 @pytest.fixture(scope="module")
