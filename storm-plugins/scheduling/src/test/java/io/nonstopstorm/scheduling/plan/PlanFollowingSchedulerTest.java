@@ -1,7 +1,6 @@
 package io.nonstopstorm.scheduling.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nonstopstorm.scheduling.storm.NonstopScheduler;
@@ -101,6 +100,22 @@ class PlanFollowingSchedulerTest {
         return m;
     }
 
+    /** A relay executor, the slot it is on, and the other slot of a two-slot placement. */
+    private record RelayMove(ExecutorDetails executor, WorkerSlot from, WorkerSlot to) {
+        static RelayMove of(TopologyDetails td, Map<WorkerSlot, Set<ExecutorDetails>> placement) {
+            for (Map.Entry<WorkerSlot, Set<ExecutorDetails>> e : placement.entrySet()) {
+                for (ExecutorDetails x : e.getValue()) {
+                    if (td.getExecutorToComponent().get(x).equals("relay")) {
+                        WorkerSlot other = placement.keySet().stream().filter(w -> !w.equals(e.getKey()))
+                                .findFirst().orElseThrow();
+                        return new RelayMove(x, e.getKey(), other);
+                    }
+                }
+            }
+            throw new AssertionError("no relay executor in " + placement);
+        }
+    }
+
     private static void writePlan(String name, String json) throws Exception {
         String path = ZkPaths.PLANS + "/" + name;
         if (client.checkExists().forPath(path) == null) {
@@ -133,23 +148,10 @@ class PlanFollowingSchedulerTest {
         assertEquals(2, before.size(), "no plan yet: the default placed it on two workers");
 
         // Move some relay executor to the other worker.
-        WorkerSlot from = null;
-        WorkerSlot to = null;
-        ExecutorDetails moved = null;
-        for (Map.Entry<WorkerSlot, Set<ExecutorDetails>> e : before.entrySet()) {
-            for (ExecutorDetails x : e.getValue()) {
-                if (td.getExecutorToComponent().get(x).equals("relay")) {
-                    from = e.getKey();
-                    moved = x;
-                }
-            }
-        }
-        for (WorkerSlot w : before.keySet()) {
-            if (!w.equals(from)) {
-                to = w;
-            }
-        }
-        assertNotNull(moved);
+        RelayMove move = RelayMove.of(td, before);
+        WorkerSlot from = move.from();
+        WorkerSlot to = move.to();
+        ExecutorDetails moved = move.executor();
         String host = supervisors().get(to.getNodeId()).getHost();
         writePlan(name, "{\"request_id\":\"req-1\",\"placement\":{\"[" + moved.getStartTask() + ","
                              + moved.getEndTask() + "]\":\"" + host + ":" + to.getPort() + "\"}}");
@@ -183,23 +185,9 @@ class PlanFollowingSchedulerTest {
         Cluster first = cluster(new HashMap<>(), td);
         s.schedule(new Topologies(td), first);
         Map<WorkerSlot, Set<ExecutorDetails>> before = slots(first, td.getId());
-        WorkerSlot from = null;
-        ExecutorDetails moved = null;
-        for (Map.Entry<WorkerSlot, Set<ExecutorDetails>> e : before.entrySet()) {
-            for (ExecutorDetails x : e.getValue()) {
-                if (td.getExecutorToComponent().get(x).equals("relay")) {
-                    from = e.getKey();
-                    moved = x;
-                }
-            }
-        }
-        WorkerSlot to = null;
-        for (WorkerSlot w : before.keySet()) {
-            if (!w.equals(from)) {
-                to = w;
-            }
-        }
-        assertNotNull(moved);
+        RelayMove move = RelayMove.of(td, before);
+        WorkerSlot to = move.to();
+        ExecutorDetails moved = move.executor();
         String host = supervisors().get(to.getNodeId()).getHost();
         String record = ZkPaths.AGENTS + "/" + host;
         client.create().creatingParentsIfNeeded().forPath(record, ("{\"storm_version\":\"2.8.3\",\"verified\":false,"

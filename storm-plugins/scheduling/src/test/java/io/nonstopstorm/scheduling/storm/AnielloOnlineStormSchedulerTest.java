@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import static io.nonstopstorm.scheduling.storm.StormFixtures.cluster;
 import static io.nonstopstorm.scheduling.storm.StormFixtures.nextRound;
+import static io.nonstopstorm.scheduling.storm.StormFixtures.prepared;
 import static io.nonstopstorm.scheduling.storm.StormFixtures.slotsOf;
 import static io.nonstopstorm.scheduling.storm.StormFixtures.supervisors;
 import static io.nonstopstorm.scheduling.storm.StormFixtures.wordCount;
@@ -52,8 +53,7 @@ class AnielloOnlineStormSchedulerTest {
         TopologyDetails wc = wordCount("wc", 2, Map.of("nonstop.scheduler", "aniello-online",
                 "nonstop.aniello.period.secs", 60, "nonstop.aniello.improvement.percent", 10));
         AtomicLong now = new AtomicLong(0);
-        AnielloOnlineStormScheduler s = new AnielloOnlineStormScheduler(new FixedMetrics(CROSSED), now::get);
-        s.prepare(new HashMap<>(), new StormMetricsRegistry());
+        AnielloOnlineStormScheduler s = prepared(new AnielloOnlineStormScheduler(new FixedMetrics(CROSSED), now::get), Map.of());
 
         // Round 1: offline placement, one worker per supervisor, heavy pairs split across nodes.
         Cluster r1 = cluster(SUPS, new HashMap<>(), wc);
@@ -89,8 +89,7 @@ class AnielloOnlineStormSchedulerTest {
     @Test
     void withoutMeasurementsItOnlyPlacesOffline() {
         TopologyDetails wc = wordCount("wc", 2, Map.of("nonstop.scheduler", "aniello-online"));
-        AnielloOnlineStormScheduler s = new AnielloOnlineStormScheduler();
-        s.prepare(new HashMap<>(), new StormMetricsRegistry());
+        AnielloOnlineStormScheduler s = prepared(new AnielloOnlineStormScheduler(), Map.of());
         Cluster r1 = cluster(SUPS, new HashMap<>(), wc);
         s.schedule(new Topologies(wc), r1);
         Cluster r2 = nextRound(r1, SUPS, wc);
@@ -105,8 +104,7 @@ class AnielloOnlineStormSchedulerTest {
         TopologyDetails a = wordCount("a", 2, online);
         TopologyDetails b = wordCount("b", 2, online);
         AtomicLong now = new AtomicLong(0);
-        AnielloOnlineStormScheduler s = new AnielloOnlineStormScheduler(new FixedMetrics(CROSSED), now::get);
-        s.prepare(new HashMap<>(), new StormMetricsRegistry());
+        AnielloOnlineStormScheduler s = prepared(new AnielloOnlineStormScheduler(new FixedMetrics(CROSSED), now::get), Map.of());
         Cluster r1 = cluster(SUPS, new HashMap<>(), a, b);
         s.schedule(new Topologies(a, b), r1);
         now.set(1_000);

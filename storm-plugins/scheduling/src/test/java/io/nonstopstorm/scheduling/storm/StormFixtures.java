@@ -6,6 +6,7 @@ import org.apache.storm.generated.StormTopology;
 import org.apache.storm.metric.StormMetricsRegistry;
 import org.apache.storm.scheduler.Cluster;
 import org.apache.storm.scheduler.ExecutorDetails;
+import org.apache.storm.scheduler.IScheduler;
 import org.apache.storm.scheduler.SchedulerAssignment;
 import org.apache.storm.scheduler.SchedulerAssignmentImpl;
 import org.apache.storm.scheduler.SupervisorDetails;
@@ -69,6 +70,12 @@ final class StormFixtures {
                            TopologyDetails... topologies) {
         return new Cluster(new OfflineNimbus(), new ResourceMetrics(new StormMetricsRegistry()), supervisors,
                 assignments, new Topologies(topologies), new HashMap<>(Utils.readDefaultConfig()));
+    }
+
+    /** {@code s}, prepared as Nimbus prepares it, with a copy of {@code nimbusConf}. */
+    static <S extends IScheduler> S prepared(S s, Map<String, Object> nimbusConf) {
+        s.prepare(new HashMap<>(nimbusConf), new StormMetricsRegistry());
+        return s;
     }
 
     /** The next Nimbus round: a fresh Cluster that starts from {@code previous}'s assignments. */
