@@ -13,6 +13,7 @@ import time
 from pycontrol.paths import REPO_ROOT as REPO
 from pycontrol import zk
 from pycontrol.bench.migration import machine
+from pycontrol.bench.migration.runner import wait_for
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.secrets import cluster_zk_auth
 from pycontrol.cluster.manager import State
@@ -21,15 +22,6 @@ from pycontrol.migration.observe import wait_move_done, worker_pids
 from pycontrol.storm import placement, submit
 from pycontrol.storm.rest import StormRest
 
-
-
-def wait(what, check, timeout_s, poll_s=1.0):
-    deadline = time.monotonic() + timeout_s
-    while not (v := check()):
-        if time.monotonic() > deadline:
-            raise SystemExit(f"timed out waiting for {what}")
-        time.sleep(poll_s)
-    return v
 
 
 def main(a: argparse.Namespace) -> None:
@@ -42,12 +34,12 @@ def main(a: argparse.Namespace) -> None:
     total = int(a.rate * (a.moves * (a.gap + 12) + 30))
     submit.submit_java("relay", a.name, [f"workload.total={total}", f"workload.rate={a.rate}", "topology.workers=2",
                                          "topology.stats.sample.rate=1.0"], Layout(spec.home).control_conf_dir)
-    topo_id = wait("topology listed", lambda: rest.topology_id(a.name), 60)
+    topo_id = wait_for("topology listed", lambda: rest.topology_id(a.name), 60)
     client = zk.connect(f"{spec.control_host}:{spec.zk_port}", auth=cluster_zk_auth(spec.home))
     moves = []
     try:
-        wait("executors on both nodes", lambda: len(placement.by_host(placement.placement(rest, topo_id))) == 2, 240)
-        wait("tuples acked", lambda: placement.acked(rest, topo_id) > 0, 120)
+        wait_for("executors on both nodes", lambda: len(placement.by_host(placement.placement(rest, topo_id))) == 2, 240)
+        wait_for("tuples acked", lambda: placement.acked(rest, topo_id) > 0, 120)
         slots = {f"{p.host}:{p.port}" for p in placement.placement(rest, topo_id)}
         pids = worker_pids(spec, topo_id, slots)
         for i in range(a.moves):
@@ -71,7 +63,7 @@ def main(a: argparse.Namespace) -> None:
                           **{k: round(v) if isinstance(v, float) else v for k, v in tl.__dict__.items()}})
             print(json.dumps(moves[-1]))
             time.sleep(a.gap)
-        wait(f"all {total} tuples acked", lambda: placement.acked(rest, topo_id) >= total, 600, 2)
+        wait_for(f"all {total} tuples acked", lambda: placement.acked(rest, topo_id) >= total, 600, 2)
         time.sleep(6)
         stats = next(s for s in rest.topology(topo_id)["topologyStats"] if s["window"] == ":all-time")
         same_jvms = worker_pids(spec, topo_id, slots) == pids

@@ -74,7 +74,8 @@ def _sleep_until(t: float) -> None:
         time.sleep(min(left, 1.0))
 
 
-def _wait(what: str, check: Callable, timeout_s: float, poll_s: float = 1.0):
+def wait_for(what: str, check: Callable, timeout_s: float, poll_s: float = 1.0):
+    """Poll `check` until it returns a truthy value, which it returns; UserError after `timeout_s`."""
     deadline = time.monotonic() + timeout_s
     while not (value := check()):
         if time.monotonic() > deadline:
@@ -106,7 +107,7 @@ class ClusterSession:
     def start_workload(self) -> dict:
         submit_workload(WORKLOAD, self.topology, list(self.settings), self.layout.control_conf_dir)
         t0 = time.monotonic()
-        self.topo_id = _wait(f"{self.topology} listed", lambda: self._topology_id(), 120)
+        self.topo_id = wait_for(f"{self.topology} listed", lambda: self._topology_id(), 120)
         warm = self._warm_up(t0)
         if any(s.scheme.realize == BY_PLAN for s in self.run.segments):
             self.client = zk.connect(f"{self.spec.control_host}:{self.spec.zk_port}",
