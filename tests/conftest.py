@@ -23,6 +23,14 @@ TEST_PORT_BASE = int(os.environ.get("PYCONTROL_TEST_PORT_BASE", "27000"))
 # On a busy 2-core machine a worker JVM can take minutes to start; with Storm's 120 s Nimbus would
 # reassign its executors (and the supervisor kill it) before it is up, again and again.
 SLOW_START = {"nimbus.task.launch.secs": 900, "supervisor.worker.start.timeout.secs": 900}
+# For clusters whose tests kill or relaunch workers or stop supervisors: a worker coming back on this busy
+# box must not be declared dead (Storm's default: 30 s) and its executors placed elsewhere meanwhile.
+RELAUNCH_PATIENT = {
+    **SLOW_START,
+    "nimbus.task.timeout.secs": 120,
+    "supervisor.worker.timeout.secs": 120,
+    "blacklist.scheduler.tolerance.count": 1_000_000,
+}
 
 
 def pytest_collection_modifyitems(session, config, items):
