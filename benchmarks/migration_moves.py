@@ -19,7 +19,6 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from pycontrol.bench.migration import moves  # noqa: E402
-from pycontrol.errors import UserError  # noqa: E402
 
 
 def main() -> None:
@@ -31,10 +30,7 @@ def main() -> None:
     ap.add_argument("--name", default="bench-mig")
     ap.add_argument("--out", default="migration_moves")
     a = ap.parse_args()
-    try:
-        moves.main(a)
-    except UserError as e:
-        raise SystemExit(f"error: {e}") from None
+    moves.main(a)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from pycontrol.paths import REPO_ROOT as REPO
+from pycontrol.bench.waiting import wait_for
 from pycontrol.cluster import manager
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.secrets import cluster_zk_auth
@@ -90,11 +91,7 @@ def run_one(args, layout: Layout, rest: StormRest, zk_hosts: str, scheduler: str
     if scheduler == "aniello-online":
         settings += [f"nonstop.aniello.period.secs={args.online_period}", "nonstop.aniello.improvement.percent=10"]
     submit_workload("wordcount-java", name, settings, layout.control_conf_dir)
-    deadline = time.monotonic() + 300
-    while (topo_id := rest.topology_id(name)) is None:
-        if time.monotonic() > deadline:
-            raise SystemExit(f"{name} never listed")
-        time.sleep(1)
+    topo_id = wait_for(f"{name} listed", lambda: rest.topology_id(name), 300)
     try:
         first = wait_stable(rest, topo_id, 10, 300)
         log(f"{name}: initial placement {sorted(set(first.values()))}")

@@ -13,7 +13,7 @@ import time
 from pycontrol.paths import REPO_ROOT as REPO
 from pycontrol import zk
 from pycontrol.bench.migration import machine
-from pycontrol.bench.migration.runner import wait_for
+from pycontrol.bench.waiting import wait_for
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.secrets import cluster_zk_auth
 from pycontrol.cluster.manager import State

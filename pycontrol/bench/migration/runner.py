@@ -26,6 +26,7 @@ from pycontrol.bench.migration.measures import (dense_seconds, percentiles, segm
                                                 worst_of_moves)
 from pycontrol.bench.migration.realize import (MOVABLE_COMPONENTS, MOVABLE_WITH_SPOUTS, ExecutorComponents, PlanMover,
                                                RebalanceMover, read_placement)
+from pycontrol.bench.waiting import wait_for
 from pycontrol.bench.migration.schemes import (BASELINE, BY_PLAN, BY_REBALANCE, ClusterRun, Options, Segment,
                                                plan_runs, repetitions)
 from pycontrol.cluster import manager, ui_token
@@ -72,16 +73,6 @@ def cluster_spec(run: ClusterRun, home: Path, port_base: int) -> ClusterSpec:
 def _sleep_until(t: float) -> None:
     while (left := t - time.time()) > 0:
         time.sleep(min(left, 1.0))
-
-
-def wait_for(what: str, check: Callable, timeout_s: float, poll_s: float = 1.0):
-    """Poll `check` until it returns a truthy value, which it returns; UserError after `timeout_s`."""
-    deadline = time.monotonic() + timeout_s
-    while not (value := check()):
-        if time.monotonic() > deadline:
-            raise UserError(f"timed out after {timeout_s:.0f} s waiting for {what}")
-        time.sleep(poll_s)
-    return value
 
 
 class ClusterSession:

@@ -6,7 +6,10 @@ import subprocess
 import sys
 from types import SimpleNamespace
 
-from pycontrol.bench import metrics_overhead, planner_calls, schedulers, sizing_compare, trace_prepare
+import pytest
+
+from pycontrol.bench import metrics_overhead, planner_calls, schedulers, sizing_compare, trace_prepare, waiting
+from pycontrol.errors import UserError
 from pycontrol.model.live import build_model
 from pycontrol.wire.metrics_document import parse_document
 
@@ -50,3 +53,15 @@ def test_generated_access_log_has_the_events_asked_for_plus_a_few_garbage_lines(
     lines = path.read_text().splitlines()
     garbage = [x for x in lines if x.startswith("#")]
     assert len(lines) - len(garbage) == 2000 and 0 < len(garbage) < 50
+
+
+def test_wait_for_returns_the_first_truthy_value_and_names_what_timed_out():
+    now = [0.0]
+
+    def sleep(s):
+        now[0] += s
+    answers = iter([None, 0, "ready"])
+    assert waiting.wait_for("x", lambda: next(answers), 10, clock=lambda: now[0], sleep=sleep) == "ready"
+    assert now[0] == 2.0
+    with pytest.raises(UserError, match="timed out after 3 s waiting for the topology listed"):
+        waiting.wait_for("the topology listed", lambda: None, 3, clock=lambda: now[0], sleep=sleep)
