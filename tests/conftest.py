@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from pycontrol import zk
 from pycontrol.cluster import manager, ports, processes, ui_token
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.secrets import cluster_zk_auth
@@ -20,6 +23,14 @@ TEST_PORT_BASE = int(os.environ.get("PYCONTROL_TEST_PORT_BASE", "27000"))
 # On a busy 2-core machine a worker JVM can take minutes to start; with Storm's 120 s Nimbus would
 # reassign its executors (and the supervisor kill it) before it is up, again and again.
 SLOW_START = {"nimbus.task.launch.secs": 900, "supervisor.worker.start.timeout.secs": 900}
+# For clusters whose tests kill or relaunch workers or stop supervisors: a worker coming back on this busy
+# box must not be declared dead (Storm's default: 30 s) and its executors placed elsewhere meanwhile.
+RELAUNCH_PATIENT = {
+    **SLOW_START,
+    "nimbus.task.timeout.secs": 120,
+    "supervisor.worker.timeout.secs": 120,
+    "blacklist.scheduler.tolerance.count": 1_000_000,
+}
 
 
 def pytest_collection_modifyitems(session, config, items):
@@ -50,16 +61,38 @@ def assert_nothing_left(spec: ClusterSpec) -> None:
     assert busy is None, f"port still in use after down: {busy}"
 
 
-@pytest.fixture(scope="session")
-def cluster(tmp_path_factory) -> LiveCluster:
-    spec = make_spec(tmp_path_factory.mktemp("cluster"), nodes=2, slots=4, port_base=TEST_PORT_BASE,
-                     extra_conf=SLOW_START)
+@contextmanager
+def live_cluster(spec: ClusterSpec) -> Iterator[LiveCluster]:
+    """The cluster of `spec`, up for the block; down after it, with nothing left behind."""
     state = manager.up(spec, timeout_s=300)
     try:
         yield LiveCluster(spec, state)
     finally:
         manager.down(spec.home)
         assert_nothing_left(spec)
+
+
+@pytest.fixture(scope="session")
+def cluster(tmp_path_factory) -> LiveCluster:
+    with live_cluster(make_spec(tmp_path_factory.mktemp("cluster"), nodes=2, slots=4, port_base=TEST_PORT_BASE,
+                                extra_conf=SLOW_START)) as c:
+        yield c
+
+
+@contextmanager
+def submitted_topology(cluster: LiveCluster, name: str) -> Iterator[tuple[str, object]]:
+    """The topology `name`, just submitted: once Nimbus lists it, yields its id and a ZooKeeper client with
+    the cluster's credentials; afterwards closes the client, kills the topology and waits until it is gone."""
+    rest = cluster.rest
+    topo_id = wait_for(f"{name} listed", lambda: rest.topology_id(name), 60)
+    client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
+    try:
+        yield topo_id, client
+    finally:
+        client.stop()
+        client.close()
+        rest.kill(topo_id, 0)
+        wait_for(f"{name} gone", lambda: rest.topology_id(name) is None, 90)
 
 
 def wait_for(what: str, check, timeout_s: float = 120, poll_s: float = 1.0):

@@ -108,11 +108,16 @@ def write_private(path: Path, text: str) -> None:
 def cluster_zk_auth(home: Path) -> ZkAuth | None:
     """The ZooKeeper credentials of the cluster whose home this is, as its daemons use them: from the
     control conf's storm.yaml (None if it has none, e.g. `cluster up --no-zk-acl`, or no cluster there)."""
-    conf_file = Layout(home).control_conf_dir / "storm.yaml"
+    conf = read_storm_yaml(Layout(home).control_conf_dir / "storm.yaml", "the ZooKeeper credentials")
+    return None if conf is None else ZkAuth.from_storm_conf(conf)
+
+
+def read_storm_yaml(path: Path, wanted: str) -> Any:
+    """The YAML document in `path` ({} when empty), or None when there is no such file. Unreadable or
+    not YAML: an error that says `wanted` was being read from `path`."""
     try:
-        conf = yaml.safe_load(conf_file.read_text()) or {}
+        return yaml.safe_load(path.read_text()) or {}
     except FileNotFoundError:
         return None
     except (OSError, yaml.YAMLError) as e:
-        raise UserError(f"cannot read the cluster conf {conf_file} for its ZooKeeper credentials: {e}") from e
-    return ZkAuth.from_storm_conf(conf)
+        raise UserError(f"cannot read {wanted} from {path}: {e.__class__.__name__}: {e}") from e

@@ -5,22 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
 from pycontrol.cluster.layout import Layout
+from pycontrol.cluster.secrets import read_storm_yaml
 from pycontrol.cluster.spec import ClusterSpec
-from pycontrol.errors import UserError
 from pycontrol.storm.rest import TOKEN_KEY, StormRest
+
 
 def read(conf_dir: Path) -> str | None:
     """The token in conf_dir/storm.yaml, or None when that file sets none."""
-    path = conf_dir / "storm.yaml"
-    try:
-        conf = yaml.safe_load(path.read_text()) or {}
-    except FileNotFoundError:
-        return None
-    except (OSError, yaml.YAMLError) as e:
-        raise UserError(f"cannot read {TOKEN_KEY} from {path}: {e.__class__.__name__}: {e}") from e
+    conf = read_storm_yaml(conf_dir / "storm.yaml", TOKEN_KEY)
     token = conf.get(TOKEN_KEY) if isinstance(conf, dict) else None
     return str(token) if token not in (None, "") else None
 

@@ -114,6 +114,12 @@ class MetricsZk:
             log.debug("listing %s failed: %r", self.root, e)
             return []
 
+    def _failure(self, e: KazooException, verb: str, path: str) -> str:
+        """What a reading's error says when ZooKeeper refused or failed to `verb` `path`."""
+        if isinstance(e, NoAuthError):
+            return denied_message(self.hosts, verb, path, self.auth)
+        return f"ZooKeeper {self.hosts}: {_failure_name(e)}"
+
     def read(self, topology_id: str) -> ZkReading:
         out = ZkReading(topology_id)
         base = f"{self.root}/{topology_id}"
@@ -124,11 +130,8 @@ class MetricsZk:
             children = self._retry(self.client.get_children, base)
         except NoNodeError:
             return out  # no worker publishes (yet)
-        except NoAuthError:
-            out.error = denied_message(self.hosts, "list", base, self.auth)
-            return out
         except KazooException as e:
-            out.error = f"ZooKeeper {self.hosts}: {_failure_name(e)}"
+            out.error = self._failure(e, "list", base)
             return out
         for name in sorted(children):
             path = f"{base}/{name}"
@@ -136,11 +139,8 @@ class MetricsZk:
                 data, stat = self._retry(self.client.get, path)
             except NoNodeError:
                 continue  # the worker went away between the two reads
-            except NoAuthError:
-                out.error = denied_message(self.hosts, "read", path, self.auth)
-                return out
             except KazooException as e:
-                out.error = f"ZooKeeper {self.hosts}: {_failure_name(e)}"
+                out.error = self._failure(e, "read", path)
                 return out
             try:
                 doc = parse_document(data)

@@ -18,9 +18,8 @@ Blob alone at 5.98 memory, which the source and sink's 0.35 would exceed; LSA's 
 A task whose input rate is 0 still gets 1 thread (Storm needs an executor per component), charged
 nothing.
 
-JSON form (`Allocation.to_json`), which a slot-aware (SAM) scheduler reads from the topology
-conf key `ALLOCATION_CONF_KEY` (the object itself, not a string); `storm_conf` gives that entry
-together with `topology.workers`, and each component's parallelism hint is `threads[task]`:
+JSON form (`Allocation.to_json`, what `pycontrol allocate --json` prints; the slot-aware (SAM)
+scheduler gets its own form, `nonstop.sam.allocation`, from `pycontrol.sizing.deploy.sam_settings`):
 
     {"version": 1, "allocator": "mba", "dag": "linear", "rate": 50.0,
      "threads": {"source": 1, "X": 1, "B": 80, ...},            # τ_i
@@ -49,7 +48,6 @@ from pycontrol.sizing.errors import SizingError
 from pycontrol.sizing.models import ModelSet, StaticModel, TableModel, TaskModel, at_least
 from pycontrol.sizing.rates import check_rate, get_rates
 
-ALLOCATION_CONF_KEY = "nonstopstorm.sizing.allocation"
 JSON_VERSION = 1
 
 
@@ -122,11 +120,6 @@ class Allocation:
             "totals": {"cpu": round(self.cpu_total, 6), "memory": round(self.memory_total, 6)},
             "slots": self.slots,
         }
-
-
-def storm_conf(allocation: Allocation) -> dict[str, Any]:
-    """Topology conf entries that carry the allocation to Storm and a SAM scheduler."""
-    return {"topology.workers": allocation.slots, ALLOCATION_CONF_KEY: allocation.to_json()}
 
 
 def slots_for(cpu: float, memory: float) -> int:

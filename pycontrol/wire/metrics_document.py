@@ -126,20 +126,20 @@ class _Reader:
             raise DocumentError(f"{self.path}.{key}: must not be null")
         return v
 
-    def int(self, key: str, nullable: bool = False) -> int | None:
+    def _typed(self, key: str, nullable: bool, types: type | tuple[type, ...], what: str) -> Any:
+        """The value, None only if nullable; a bool is never a number here although Python says it is."""
         v = self._get(key, nullable)
-        if v is None:
-            return None
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise DocumentError(f"{self.path}.{key}: expected an integer, got {v!r}")
+        if v is not None and (isinstance(v, bool) or not isinstance(v, types)):
+            raise DocumentError(f"{self.path}.{key}: expected {what}, got {v!r}")
         return v
 
+    def int(self, key: str, nullable: bool = False) -> int | None:
+        return self._typed(key, nullable, int, "an integer")
+
     def num(self, key: str, nullable: bool = False) -> float | None:
-        v = self._get(key, nullable)
+        v = self._typed(key, nullable, (int, float), "a number")
         if v is None:
             return None
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise DocumentError(f"{self.path}.{key}: expected a number, got {v!r}")
         if v != v or v in (float("inf"), float("-inf")) or v < 0:
             raise DocumentError(f"{self.path}.{key}: expected a finite non-negative number, got {v!r}")
         return float(v)

@@ -27,21 +27,14 @@ from pycontrol.migration.events import first
 from pycontrol.migration.migrate import migrate
 from pycontrol.migration.observe import slot_events, worker_pids
 from pycontrol.storm import placement, submit
-from tests.conftest import SLOW_START, TEST_PORT_BASE, LiveCluster, assert_nothing_left, wait_for
+from tests.conftest import RELAUNCH_PATIENT, TEST_PORT_BASE, LiveCluster, assert_nothing_left, wait_for
 
 pytestmark = pytest.mark.cluster
 
 # Inside this test base's block of 1000 ports, clear of the session cluster (+0), the migration fault
 # cluster (+500) and the lifecycle/fault clusters (+1000, +2000).
 PORT_BASE = TEST_PORT_BASE + 700
-CONF = {
-    **SLOW_START,
-    # A worker being relaunched on this busy box must not be declared dead and its executors placed
-    # elsewhere by Storm's own failover meanwhile.
-    "nimbus.task.timeout.secs": 120,
-    "supervisor.worker.timeout.secs": 120,
-    "blacklist.scheduler.tolerance.count": 1_000_000,
-}
+CONF = RELAUNCH_PATIENT
 SKIP_PROP = "nonstop.migration.test.skip.advice"
 FAIL_PROP = "nonstop.migration.test.fail.reconcile"
 SKIPPED = ("WorkerState.refreshConnections", "StormClusterStateImpl.syncRemoteAssignments")

@@ -17,7 +17,7 @@ from pycontrol.controller.state_store import StateStore
 from pycontrol.metrics.zk import MetricsZk
 from pycontrol.storm import placement
 from pycontrol.workloads.submit import submit_workload
-from tests.conftest import wait_for
+from tests.conftest import submitted_topology, wait_for
 
 pytestmark = pytest.mark.cluster
 
@@ -34,23 +34,17 @@ def wordcount(cluster):
                                              "workload.rate=100", "topology.message.timeout.secs=300"],
                     cluster.conf_dir)
     rest = cluster.rest
-    topo_id = wait_for(f"{NAME} listed", lambda: rest.topology_id(NAME), 60)
-    zk_hosts = f"{cluster.spec.control_host}:{cluster.spec.zk_port}"
-    mz = MetricsZk(zk_hosts, auth=cluster.zk_auth)
-    client = zk.connect(zk_hosts, auth=cluster.zk_auth)
-    try:
-        wait_for("executors on both nodes", lambda: len(placement.by_host(placement.placement(rest, topo_id))) == 2,
-                 240, poll_s=2)
-        assert mz.start(30)
-        wait_for("both workers publishing", lambda: len(docs := mz.read(topo_id).docs) >= 2
-                 and all(d.seq >= 2 for d in docs.values()), 240, poll_s=2)
-        yield topo_id, client
-    finally:
-        mz.stop()
-        client.stop()
-        client.close()
-        rest.kill(topo_id, 0)
-        wait_for(f"{NAME} gone", lambda: rest.topology_id(NAME) is None, 90)
+    mz = MetricsZk(cluster.zk_hosts, auth=cluster.zk_auth)
+    with submitted_topology(cluster, NAME) as (topo_id, client):
+        try:
+            wait_for("executors on both nodes",
+                     lambda: len(placement.by_host(placement.placement(rest, topo_id))) == 2, 240, poll_s=2)
+            assert mz.start(30)
+            wait_for("both workers publishing", lambda: len(docs := mz.read(topo_id).docs) >= 2
+                     and all(d.seq >= 2 for d in docs.values()), 240, poll_s=2)
+            yield topo_id, client
+        finally:
+            mz.stop()
 
 
 def run_once(cluster, tmp_path, policy: str, params: dict, safety: dict, **top) -> tuple[dict, str]:

@@ -20,7 +20,7 @@ from pycontrol.cluster.layout import Layout
 from pycontrol.migration.migrate import wait_decision, write_plan
 from pycontrol.storm import placement, submit
 from pycontrol.wire.executor import ExecutorId
-from tests.conftest import wait_for
+from tests.conftest import submitted_topology, wait_for
 
 pytestmark = pytest.mark.cluster
 
@@ -46,17 +46,9 @@ def _forged(topo_id: str, port: int, first_id: list[int]) -> tuple[str, bytes]:
 @pytest.fixture(scope="module")
 def topology(cluster):
     submit.submit_java("relay", NAME, SETTINGS, cluster.conf_dir)
-    rest = cluster.rest
-    topo_id = wait_for(f"{NAME} listed", lambda: rest.topology_id(NAME), 60)
-    wait_for("all four executors placed", lambda: len(placement.placement(rest, topo_id)) == 4, 300)
-    client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
-    try:
+    with submitted_topology(cluster, NAME) as (topo_id, client):
+        wait_for("all four executors placed", lambda: len(placement.placement(cluster.rest, topo_id)) == 4, 300)
         yield topo_id, client
-    finally:
-        client.stop()
-        client.close()
-        rest.kill(topo_id, 0)
-        wait_for(f"{NAME} gone", lambda: rest.topology_id(NAME) is None, 90)
 
 
 def test_a_forged_span_does_not_stop_nimbus_or_inspect_and_bad_plans_are_rejected(cluster, topology):

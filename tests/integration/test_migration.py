@@ -14,7 +14,6 @@ import time
 import psutil
 import pytest
 
-from pycontrol import zk
 from pycontrol.cluster.layout import Layout
 from pycontrol.migration.migrate import migrate, wait_decision, where_is, write_plan
 from pycontrol.migration.events import first
@@ -22,7 +21,7 @@ from pycontrol.migration.observe import slot_events, wait_move_done, worker_pids
 from pycontrol.storm import placement, submit
 from pycontrol.wire.executor import ExecutorId
 from pycontrol.workloads.submit import submit_workload
-from tests.conftest import wait_for
+from tests.conftest import submitted_topology, wait_for
 
 pytestmark = pytest.mark.cluster
 
@@ -39,19 +38,12 @@ def relay(cluster):
                                        f"topology.worker.childopts=-Dnonstop.migration.test.switch.delay.ms="
                                        f"{SWITCH_DELAY_MS}"], cluster.conf_dir)
     rest = cluster.rest
-    topo_id = wait_for(f"{NAME} listed", lambda: rest.topology_id(NAME), 60)
-    wait_for("all executors placed on both nodes",
-             lambda: len(placement.by_host(placement.placement(rest, topo_id))) == 2
-             and len(placement.placement(rest, topo_id)) == 7, 240)
-    wait_for("tuples acked", lambda: placement.acked(rest, topo_id) > 0, 120)
-    client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
-    try:
+    with submitted_topology(cluster, NAME) as (topo_id, client):
+        wait_for("all executors placed on both nodes",
+                 lambda: len(placement.by_host(placement.placement(rest, topo_id))) == 2
+                 and len(placement.placement(rest, topo_id)) == 7, 240)
+        wait_for("tuples acked", lambda: placement.acked(rest, topo_id) > 0, 120)
         yield topo_id, client
-    finally:
-        client.stop()
-        client.close()
-        rest.kill(topo_id, 0)
-        wait_for(f"{NAME} gone", lambda: rest.topology_id(NAME) is None, 90)
 
 
 def _move(cluster, topo_id, client, component: str) -> dict:

@@ -32,7 +32,7 @@ from pycontrol.migration.observe import slot_events, wait_move_done, worker_pids
 from pycontrol.storm import placement, submit
 from pycontrol.storm.rest import RestError
 from pycontrol.wire.executor import ExecutorId
-from tests.conftest import SLOW_START, TEST_PORT_BASE, LiveCluster, assert_nothing_left, wait_for
+from tests.conftest import RELAUNCH_PATIENT, TEST_PORT_BASE, LiveCluster, live_cluster, wait_for
 
 pytestmark = pytest.mark.cluster
 
@@ -40,14 +40,7 @@ pytestmark = pytest.mark.cluster
 # dedicated clusters +1000 and +2000; a suite on another base 1000*k away cannot collide either. For the
 # default base 27000 this is 27500-27640, below the ephemeral port range (32768+).
 PORT_BASE = TEST_PORT_BASE + 500
-FAULT_CONF = {
-    **SLOW_START,
-    # A worker being relaunched after a kill, or whose supervisor is down, must not be declared dead
-    # (Storm's default: 30 s) and its executors placed elsewhere while it comes back on this busy box.
-    "nimbus.task.timeout.secs": 120,
-    "supervisor.worker.timeout.secs": 120,
-    "blacklist.scheduler.tolerance.count": 1_000_000,
-}
+FAULT_CONF = RELAUNCH_PATIENT
 
 NAME = "mig-faults"
 SPOUT = "sequence"
@@ -72,13 +65,9 @@ class Stream:
 
 @pytest.fixture(scope="module")
 def fcluster(tmp_path_factory):
-    spec = make_spec(tmp_path_factory.mktemp("faults"), nodes=2, slots=2, port_base=PORT_BASE, extra_conf=FAULT_CONF)
-    state = manager.up(spec, timeout_s=300)
-    try:
-        yield LiveCluster(spec, state)
-    finally:
-        manager.down(spec.home)
-        assert_nothing_left(spec)
+    with live_cluster(make_spec(tmp_path_factory.mktemp("faults"), nodes=2, slots=2, port_base=PORT_BASE,
+                                extra_conf=FAULT_CONF)) as c:
+        yield c
 
 
 @pytest.fixture(scope="module")

@@ -36,6 +36,16 @@ def _placed(rest, topo_id: str) -> list[placement.ExecutorPlace] | None:
     return places if len(places) == 4 else None
 
 
+def _close_and_kill(client, rest, ids: dict[str, str]) -> None:
+    """Closes the client, kills the topologies (name -> id) and waits until each is gone."""
+    client.stop()
+    client.close()
+    for topo_id in ids.values():
+        rest.kill(topo_id, 0)
+    for name in ids:
+        wait_for(f"{name} gone", lambda name=name: rest.topology_id(name) is None, 90)
+
+
 def test_the_topology_conf_picks_the_scheduler_and_the_rest_is_default_and_plan_following(cluster):
     rest = cluster.rest
     # beta = 1: never forced onto empty workers; alpha = 1: a worker may hold all executors but one.
@@ -87,12 +97,7 @@ def test_the_topology_conf_picks_the_scheduler_and_the_rest_is_default_and_plan_
         assert zk.read_json(client, f"{zk.DECISIONS}/{ANIELLO}.scheduler")[1] == version
         assert len(_workers(placement.placement(rest, ids[ANIELLO]))) == 1
     finally:
-        client.stop()
-        client.close()
-        for topo_id in ids.values():
-            rest.kill(topo_id, 0)
-        for name in ids:
-            wait_for(f"{name} gone", lambda name=name: rest.topology_id(name) is None, 90)
+        _close_and_kill(client, rest, ids)
 
 
 RAS = "sched-ras"
@@ -135,9 +140,4 @@ def test_a_ras_topology_is_placed_by_storms_resource_aware_scheduler_beside_othe
         time.sleep(6)
         assert zk.read_json(client, f"{zk.DECISIONS}/{RAS}.scheduler")[1] == version, "idle rounds write nothing"
     finally:
-        client.stop()
-        client.close()
-        for topo_id in ids.values():
-            rest.kill(topo_id, 0)
-        for name in ids:
-            wait_for(f"{name} gone", lambda name=name: rest.topology_id(name) is None, 90)
+        _close_and_kill(client, rest, ids)

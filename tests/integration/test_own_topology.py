@@ -179,13 +179,18 @@ def test_a_main_that_throws_is_one_line_and_a_non_zero_exit(cluster, own_jar):
     assert p.stderr.strip() == "error: byot.FailingMain failed: java.lang.IllegalStateException: no topology here: x"
 
 
-def _fired(path: Path) -> tuple[int, int]:
-    """(worker pid, times fired) as FiringRecorder last wrote them."""
+def _two_ints(path: Path) -> tuple[int, int]:
+    """The two integers a fixture component last wrote to `path`, or (0, 0) before it wrote any."""
     try:
-        pid, fired = map(int, path.read_text().split())
+        a, b = map(int, path.read_text().split())
     except (OSError, ValueError):
         return 0, 0
-    return pid, fired
+    return a, b
+
+
+def _fired(path: Path) -> tuple[int, int]:
+    """(worker pid, times fired) as FiringRecorder last wrote them."""
+    return _two_ints(path)
 
 
 def test_a_windowed_bolt_and_a_tick_bolt_keep_firing_on_their_new_home(cluster, own_jar, tmp_path):
@@ -344,11 +349,7 @@ TRIDENT_WORDS = 12_000  # 10 a batch, at most 3 batches in flight: the stream ou
 
 def _committed(path: Path) -> tuple[int, int]:
     """(batches committed, words committed) as WordBatchSpout last wrote them."""
-    try:
-        batches, words = map(int, path.read_text().split())
-    except (OSError, ValueError):
-        return 0, 0
-    return batches, words
+    return _two_ints(path)
 
 
 def _counts(path: Path) -> tuple[int, int, dict[str, int]]:

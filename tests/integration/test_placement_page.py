@@ -16,12 +16,11 @@ import pytest
 import requests
 import yaml
 
-from pycontrol import zk
 from pycontrol.cluster import daemons
 from pycontrol.cluster.java import find_java
 from pycontrol.migration.migrate import migrate
 from pycontrol.storm import flux_submit, placement
-from tests.conftest import wait_for
+from tests.conftest import submitted_topology, wait_for
 
 pytestmark = pytest.mark.cluster
 
@@ -107,17 +106,10 @@ def counting(cluster, tmp_path_factory):
     flux.write_text(FLUX)
     flux_submit.submit_flux(flux, cluster.conf_dir)
     rest = cluster.rest
-    topo_id = wait_for(f"{NAME} listed", lambda: rest.topology_id(NAME), 60)
-    client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
-    try:
+    with submitted_topology(cluster, NAME) as (topo_id, client):
         wait_for("executors placed on both nodes",
                  lambda: len(placement.by_host(placement.placement(rest, topo_id))) == 2, 240)
         yield topo_id, client
-    finally:
-        client.stop()
-        client.close()
-        rest.kill(topo_id, 0)
-        wait_for(f"{NAME} gone", lambda: rest.topology_id(NAME) is None, 90)
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (./nonstop setup installs it)")

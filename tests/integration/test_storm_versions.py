@@ -24,7 +24,7 @@ from pycontrol.cluster.spec import make_spec
 from pycontrol.metrics.zk import MetricsZk
 from pycontrol.storm import placement, submit
 from pycontrol.workloads.submit import submit_workload
-from tests.conftest import SLOW_START, TEST_PORT_BASE, LiveCluster, assert_nothing_left, wait_for
+from tests.conftest import SLOW_START, TEST_PORT_BASE, LiveCluster, live_cluster, wait_for
 from tests.integration.migration_runs import (FeedSwitch, Mover, both_workers, executors_of, expected_counts,
                                               pids_of, ui_shows, wait_stream_settled)
 from tests.integration.workload_runs import Run, sentences_subset
@@ -43,14 +43,9 @@ MOVES = 3
 def release(request, tmp_path_factory) -> LiveCluster:
     version = request.param
     port_base = TEST_PORT_BASE + PORT_OFFSET + 200 * storm_versions.STORM_VERSIONS.index(version)
-    spec = make_spec(tmp_path_factory.mktemp(f"storm-{version}"), nodes=2, slots=2, port_base=port_base,
-                     extra_conf=SLOW_START, storm_version=version)
-    state = manager.up(spec, timeout_s=300)
-    try:
-        yield LiveCluster(spec, state)
-    finally:
-        manager.down(spec.home)
-        assert_nothing_left(spec)
+    with live_cluster(make_spec(tmp_path_factory.mktemp(f"storm-{version}"), nodes=2, slots=2, port_base=port_base,
+                                extra_conf=SLOW_START, storm_version=version)) as c:
+        yield c
 
 
 def test_the_cluster_runs_the_release_and_reports_its_version(release):

@@ -25,7 +25,7 @@ from pycontrol.metrics.zk import DEFAULT_ROOT as METRICS_ROOT
 from pycontrol.migration.migrate import where_is, write_plan
 from pycontrol.storm import placement
 from pycontrol.workloads.submit import submit_workload
-from tests.conftest import wait_for
+from tests.conftest import submitted_topology, wait_for
 
 pytestmark = pytest.mark.cluster
 
@@ -38,17 +38,11 @@ def wordcount(cluster):
     assert cluster.zk_auth is not None, "the test cluster runs with ZooKeeper ACLs"
     submit_workload("wordcount-java", NAME, ["workload.rate=200", "topology.workers=2"], cluster.conf_dir)
     rest = cluster.rest
-    topo_id = wait_for(f"{NAME} listed", lambda: rest.topology_id(NAME), 60)
-    wait_for("executors on both nodes", lambda: len(placement.by_host(placement.placement(rest, topo_id))) == 2, 240)
-    wait_for("tuples acked", lambda: placement.acked(rest, topo_id) > 0, 120)
-    owner = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
-    try:
+    with submitted_topology(cluster, NAME) as (topo_id, owner):
+        wait_for("executors on both nodes", lambda: len(placement.by_host(placement.placement(rest, topo_id))) == 2,
+                 240)
+        wait_for("tuples acked", lambda: placement.acked(rest, topo_id) > 0, 120)
         yield topo_id, owner
-    finally:
-        owner.stop()
-        owner.close()
-        rest.kill(topo_id, 0)
-        wait_for(f"{NAME} gone", lambda: rest.topology_id(NAME) is None, 90)
 
 
 def _client(cluster, payload: str | None) -> KazooClient:

@@ -17,50 +17,20 @@ ACK_SINK = "io.nonstopstorm.workloads.relay.RelayBolt"
 CONFIG = {"topology.workers": 2, "workload.rate": 1, "workload.tuple.bytes": 10}
 
 
-def _sink(task):
-    return JavaBolt.spec(full_class_name=ACK_SINK, args_list=[False], inputs=[task], par=1, outputs=[])
-
-
-class ProfileXml(Topology):
-    """Profiling harness: source -> parse XML (task) -> sink."""
-
-    config = CONFIG
+def _harness(name, bolt, what):
+    """The harness topology class for one task: source -> `bolt` (task) -> sink."""
     source = feed_spout("generated", ["payload"])
-    task = XmlParseBolt.spec(inputs=[source], par=1)
-    sink = _sink(task)
+    task = bolt.spec(inputs=[source], par=1)
+    sink = JavaBolt.spec(full_class_name=ACK_SINK, args_list=[False], inputs=[task], par=1, outputs=[])
+    attrs = {"__module__": __name__, "__qualname__": name,
+             "__doc__": f"Profiling harness: source -> {what} (task) -> sink.",
+             "config": CONFIG, "source": source, "task": task, "sink": sink}
+    # Topology's metaclass collects the specs from the class attributes, as for a class statement.
+    return type(Topology)(name, (Topology,), attrs)
 
 
-class ProfilePi(Topology):
-    """Profiling harness: source -> Pi (task) -> sink."""
-
-    config = CONFIG
-    source = feed_spout("generated", ["payload"])
-    task = PiBolt.spec(inputs=[source], par=1)
-    sink = _sink(task)
-
-
-class ProfileFileWrite(Topology):
-    """Profiling harness: source -> batched file write (task) -> sink."""
-
-    config = CONFIG
-    source = feed_spout("generated", ["payload"])
-    task = FileWriteBolt.spec(inputs=[source], par=1)
-    sink = _sink(task)
-
-
-class ProfileBlob(Topology):
-    """Profiling harness: source -> blob download stand-in (task) -> sink."""
-
-    config = CONFIG
-    source = feed_spout("generated", ["payload"])
-    task = BlobDownloadBolt.spec(inputs=[source], par=1)
-    sink = _sink(task)
-
-
-class ProfileTable(Topology):
-    """Profiling harness: source -> table lookup stand-in (task) -> sink."""
-
-    config = CONFIG
-    source = feed_spout("generated", ["payload"])
-    task = TableLookupBolt.spec(inputs=[source], par=1)
-    sink = _sink(task)
+ProfileXml = _harness("ProfileXml", XmlParseBolt, "parse XML")
+ProfilePi = _harness("ProfilePi", PiBolt, "Pi")
+ProfileFileWrite = _harness("ProfileFileWrite", FileWriteBolt, "batched file write")
+ProfileBlob = _harness("ProfileBlob", BlobDownloadBolt, "blob download stand-in")
+ProfileTable = _harness("ProfileTable", TableLookupBolt, "table lookup stand-in")

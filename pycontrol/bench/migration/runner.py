@@ -26,6 +26,7 @@ from pycontrol.bench.migration.measures import (dense_seconds, percentiles, segm
                                                 worst_of_moves)
 from pycontrol.bench.migration.realize import (MOVABLE_COMPONENTS, MOVABLE_WITH_SPOUTS, ExecutorComponents, PlanMover,
                                                RebalanceMover, read_placement)
+from pycontrol.bench.waiting import wait_for
 from pycontrol.bench.migration.schemes import (BASELINE, BY_PLAN, BY_REBALANCE, ClusterRun, Options, Segment,
                                                plan_runs, repetitions)
 from pycontrol.cluster import manager, ui_token
@@ -74,15 +75,6 @@ def _sleep_until(t: float) -> None:
         time.sleep(min(left, 1.0))
 
 
-def _wait(what: str, check: Callable, timeout_s: float, poll_s: float = 1.0):
-    deadline = time.monotonic() + timeout_s
-    while not (value := check()):
-        if time.monotonic() > deadline:
-            raise UserError(f"timed out after {timeout_s:.0f} s waiting for {what}")
-        time.sleep(poll_s)
-    return value
-
-
 class ClusterSession:
     """One fresh cluster and one submission of the word count on it."""
 
@@ -106,7 +98,7 @@ class ClusterSession:
     def start_workload(self) -> dict:
         submit_workload(WORKLOAD, self.topology, list(self.settings), self.layout.control_conf_dir)
         t0 = time.monotonic()
-        self.topo_id = _wait(f"{self.topology} listed", lambda: self._topology_id(), 120)
+        self.topo_id = wait_for(f"{self.topology} listed", lambda: self._topology_id(), 120)
         warm = self._warm_up(t0)
         if any(s.scheme.realize == BY_PLAN for s in self.run.segments):
             self.client = zk.connect(f"{self.spec.control_host}:{self.spec.zk_port}",

@@ -16,8 +16,8 @@ import random
 import pytest
 
 from pycontrol.errors import UserError
-from pycontrol.sizing.allocate import (ALLOCATION_CONF_KEY, allocate, allocate_lsa, allocate_mba, lsa_task,
-                                       mba_task, planned_rate, slots_for, storm_conf)
+from pycontrol.sizing.allocate import (allocate, allocate_lsa, allocate_mba, lsa_task, mba_task, planned_rate,
+                                       slots_for)
 from pycontrol.sizing.dag import Dag, Edge, Task, load_dag
 from pycontrol.sizing.models import ModelRow, ModelSet, TableModel, paper_models
 
@@ -257,7 +257,7 @@ def test_unknown_allocator_and_unknown_model():
         allocate_lsa(dag, MODELS, 10)
 
 
-def test_json_form_carries_what_a_slot_aware_scheduler_needs():
+def test_json_form_carries_threads_resources_bundles_and_slots():
     a = allocate_mba(DIAMOND, MODELS, 100)
     doc = json.loads(json.dumps(a.to_json()))
     assert doc["slots"] == a.slots
@@ -267,5 +267,3 @@ def test_json_form_carries_what_a_slot_aware_scheduler_needs():
     assert doc["cpu"]["B"] == pytest.approx(3.15) and doc["memory"]["B"] == pytest.approx(3.26)
     assert set(doc["counted"]) == {"X", "P", "T", "B", "F"}
     assert doc["totals"]["cpu"] == pytest.approx(a.cpu_total, abs=1e-6)
-    conf = storm_conf(a)
-    assert conf["topology.workers"] == a.slots and conf[ALLOCATION_CONF_KEY] == a.to_json()

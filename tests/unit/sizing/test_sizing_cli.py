@@ -11,26 +11,19 @@ import importlib.util
 import json
 from pathlib import Path
 
-import click
 import pytest
-from click.testing import CliRunner
 
 from pycontrol.cli.allocate_cmd import register
 from pycontrol.errors import UserError
 from pycontrol.sizing.allocate import allocate_mba
 from pycontrol.sizing.dag import load_dag
 from pycontrol.sizing.models import paper_models
+from tests.unit.cli_runner import invoker
 
 
 @pytest.fixture()
 def cli():
-    @click.group()
-    def main():
-        pass
-
-    register(main)
-    runner = CliRunner()
-    return lambda *args: runner.invoke(main, ["allocate", *args])
+    return invoker(register, "allocate")
 
 
 def test_listed_in_the_command_modules():

@@ -11,26 +11,19 @@ import subprocess
 import sys
 from pathlib import Path
 
-import click
 import pytest
-from click.testing import CliRunner
 
 from pycontrol.cli.trace_cmd import register
 from pycontrol.errors import UserError
 from pycontrol.traces.replay import read_replay
+from tests.unit.cli_runner import invoker
 
 from .conftest import DATA
 
 
 @pytest.fixture()
 def cli():
-    @click.group()
-    def main():
-        pass
-
-    register(main)
-    runner = CliRunner()
-    return lambda *args: runner.invoke(main, ["trace", "prepare", *map(str, args)])
+    return invoker(register, "trace", "prepare")
 
 
 def test_listed_in_the_command_modules():

@@ -118,23 +118,31 @@ public final class SyntheticInstances {
                     edges.add(new Edge(names.get(c), names.get(n - 1)));
                 }
             }
-            case RANDOM -> {
-                for (int c = 1; c < n; c++) {
-                    edges.add(new Edge(names.get(rnd.nextInt(c)), names.get(c)));
-                    if (c >= 2 && rnd.nextInt(4) == 0) {
-                        Edge extra = new Edge(names.get(rnd.nextInt(c)), names.get(c));
-                        if (!edges.contains(extra)) {
-                            edges.add(extra);
-                        }
-                    }
-                }
-            }
+            case RANDOM -> edges.addAll(randomEdges(names, rnd));
             default -> throw new IllegalStateException("unknown DAG shape " + dag);
         }
         return edges;
     }
 
     /** {@code count} distinct receivers at random (all of them when count is 0 or covers them). */
+    /**
+     * A random connected DAG over {@code names} in order (the first is the only source): each component
+     * gets an input from an earlier one, and from the third on a second input one time in four.
+     */
+    public static List<Edge> randomEdges(List<String> names, Random rnd) {
+        List<Edge> edges = new ArrayList<>();
+        for (int c = 1; c < names.size(); c++) {
+            edges.add(new Edge(names.get(rnd.nextInt(c)), names.get(c)));
+            if (c >= 2 && rnd.nextInt(4) == 0) {
+                Edge extra = new Edge(names.get(rnd.nextInt(c)), names.get(c));
+                if (!edges.contains(extra)) {
+                    edges.add(extra);
+                }
+            }
+        }
+        return edges;
+    }
+
     private static List<ExecutorId> pick(List<ExecutorId> receivers, int count, Random rnd) {
         if (count <= 0 || count >= receivers.size()) {
             return receivers;

@@ -29,20 +29,12 @@ import java.util.Set;
  * heaviest executors) or the search ran to completion without a leaf. When it stops at
  * {@code maxSteps} search nodes first, its failure says the instance was not proven infeasible.
  */
-final class FeasibleNodeSearch {
-
-    private static final double EPS = 1e-9;
+final class FeasibleNodeSearch extends PlacementSearch {
 
     /** Executor → worker and worker → node, as {@link InterNodeLocalSearch} takes them. */
     record Assignment(int[] workerOf, int[] nodeOfWorker) {
     }
 
-    private final double[] load;
-    private final List<Map<Integer, Double>> adjacency;
-    private final int perWorkerLimit;
-    private final int workers;
-    private final int[] ports;
-    private final double[] room;
     /** The most load each node can carry: its room, or less when its ports × M heaviest executors weigh less. */
     private final double[] carry;
 
@@ -53,12 +45,7 @@ final class FeasibleNodeSearch {
      */
     FeasibleNodeSearch(double[] load, List<Map<Integer, Double>> adjacency, int perWorkerLimit, int workers,
                        int[] ports, double[] room) {
-        this.load = load;
-        this.adjacency = adjacency;
-        this.perWorkerLimit = perWorkerLimit;
-        this.workers = workers;
-        this.ports = ports;
-        this.room = room;
+        super(load, adjacency, perWorkerLimit, workers, ports, room);
         this.carry = new double[ports.length];
         double[] heaviestFirst = load.clone();
         Arrays.sort(heaviestFirst);

@@ -15,17 +15,10 @@ import java.util.Map;
  * <p>Why: phase 1 fixes each worker's executors before node capacities are known, and phase 2 can then
  * only move whole workers; a few single-executor corrections close most of the gap to the optimum.
  */
-final class InterNodeLocalSearch {
-
-    private static final double EPS = 1e-9;
+final class InterNodeLocalSearch extends PlacementSearch {
 
     private final int[] workerOf;
     private final int[] nodeOfWorker;
-    private final double[] load;
-    private final List<Map<Integer, Double>> adjacency;
-    private final int perWorkerLimit;
-    private final int[] portsOfNode;
-    private final double[] roomOfNode;
     private final int[] workerSize;
     private final double[] nodeLoad;
     private final int[] workersOnNode;
@@ -38,16 +31,12 @@ final class InterNodeLocalSearch {
      */
     InterNodeLocalSearch(int[] workerOf, int[] nodeOfWorker, double[] load, List<Map<Integer, Double>> adjacency,
                          int perWorkerLimit, int[] portsOfNode, double[] roomOfNode) {
+        super(load, adjacency, perWorkerLimit, nodeOfWorker.length, portsOfNode, roomOfNode);
         this.workerOf = workerOf;
         this.nodeOfWorker = nodeOfWorker;
-        this.load = load;
-        this.adjacency = adjacency;
-        this.perWorkerLimit = perWorkerLimit;
-        this.portsOfNode = portsOfNode;
-        this.roomOfNode = roomOfNode;
         this.workerSize = new int[nodeOfWorker.length];
-        this.nodeLoad = new double[portsOfNode.length];
-        this.workersOnNode = new int[portsOfNode.length];
+        this.nodeLoad = new double[ports.length];
+        this.workersOnNode = new int[ports.length];
         for (int e = 0; e < workerOf.length; e++) {
             workerSize[workerOf[e]]++;
             nodeLoad[nodeOfWorker[workerOf[e]]] += load[e];
@@ -97,7 +86,7 @@ final class InterNodeLocalSearch {
             for (int w = 0; w < nodeOfWorker.length; w++) {
                 int node = nodeOfWorker[w];
                 if (node == nodeOfWorker[from] || workerSize[w] >= perWorkerLimit
-                        || nodeLoad[node] + load[e] > roomOfNode[node] + EPS) {
+                        || nodeLoad[node] + load[e] > room[node] + EPS) {
                     continue;
                 }
                 double d = moveDelta(e, node, -1);
@@ -129,8 +118,8 @@ final class InterNodeLocalSearch {
                 }
                 double delta = moveDelta(a, nb, b) + moveDelta(b, na, a);
                 if (delta >= -EPS
-                        || nodeLoad[na] - load[a] + load[b] > roomOfNode[na] + EPS
-                        || nodeLoad[nb] - load[b] + load[a] > roomOfNode[nb] + EPS) {
+                        || nodeLoad[na] - load[a] + load[b] > room[na] + EPS
+                        || nodeLoad[nb] - load[b] + load[a] > room[nb] + EPS) {
                     continue;
                 }
                 int wa = workerOf[a];
@@ -156,9 +145,9 @@ final class InterNodeLocalSearch {
             }
             int bestNode = -1;
             double best = -EPS;
-            for (int node = 0; node < portsOfNode.length; node++) {
-                if (node == from || workersOnNode[node] >= portsOfNode[node]
-                        || nodeLoad[node] + workerLoad > roomOfNode[node] + EPS) {
+            for (int node = 0; node < ports.length; node++) {
+                if (node == from || workersOnNode[node] >= ports[node]
+                        || nodeLoad[node] + workerLoad > room[node] + EPS) {
                     continue;
                 }
                 double delta = 0;
@@ -194,15 +183,15 @@ final class InterNodeLocalSearch {
 
     private boolean moveNodeGroups() {
         boolean improved = false;
-        for (int from = 0; from < portsOfNode.length; from++) {
+        for (int from = 0; from < ports.length; from++) {
             if (workersOnNode[from] == 0) {
                 continue;
             }
             int bestNode = -1;
             double best = -EPS;
-            for (int to = 0; to < portsOfNode.length; to++) {
-                if (to == from || workersOnNode[to] + workersOnNode[from] > portsOfNode[to]
-                        || nodeLoad[to] + nodeLoad[from] > roomOfNode[to] + EPS) {
+            for (int to = 0; to < ports.length; to++) {
+                if (to == from || workersOnNode[to] + workersOnNode[from] > ports[to]
+                        || nodeLoad[to] + nodeLoad[from] > room[to] + EPS) {
                     continue;
                 }
                 double delta = 0;
@@ -249,8 +238,8 @@ final class InterNodeLocalSearch {
                 int na = nodeOfWorker[a];
                 int nb = nodeOfWorker[b];
                 if (na == nb
-                        || nodeLoad[na] - workerLoad[a] + workerLoad[b] > roomOfNode[na] + EPS
-                        || nodeLoad[nb] - workerLoad[b] + workerLoad[a] > roomOfNode[nb] + EPS) {
+                        || nodeLoad[na] - workerLoad[a] + workerLoad[b] > room[na] + EPS
+                        || nodeLoad[nb] - workerLoad[b] + workerLoad[a] > room[nb] + EPS) {
                     continue;
                 }
                 double before = cutOfWorkers(a, b);

@@ -14,17 +14,9 @@ import java.util.Map;
  * fixed, refuses a move into a full worker even when the node could open or rebalance one. The workers
  * are chosen afterwards ({@link FeasibleNodeSearch#split}).
  */
-final class NodeLevelLocalSearch {
-
-    private static final double EPS = 1e-9;
+final class NodeLevelLocalSearch extends PlacementSearch {
 
     private final int[] nodeOf;
-    private final double[] load;
-    private final List<Map<Integer, Double>> adjacency;
-    private final int perWorkerLimit;
-    private final int workers;
-    private final int[] ports;
-    private final double[] room;
     private final int[] count;
     private final double[] used;
     private int minWorkersNeeded;
@@ -33,13 +25,8 @@ final class NodeLevelLocalSearch {
     /** @param nodeOf executor → node, a feasible assignment (modified in place) */
     NodeLevelLocalSearch(int[] nodeOf, double[] load, List<Map<Integer, Double>> adjacency, int perWorkerLimit,
                          int workers, int[] ports, double[] room) {
+        super(load, adjacency, perWorkerLimit, workers, ports, room);
         this.nodeOf = nodeOf;
-        this.load = load;
-        this.adjacency = adjacency;
-        this.perWorkerLimit = perWorkerLimit;
-        this.workers = workers;
-        this.ports = ports;
-        this.room = room;
         this.count = new int[ports.length];
         this.used = new double[ports.length];
         for (int e = 0; e < nodeOf.length; e++) {

@@ -83,29 +83,32 @@ public final class MetricsSnapshot {
     /** CPU of each measured executor of a topology, in Hz. */
     public Map<ExecutorId, Double> executorHz(String topologyId) {
         Map<ExecutorId, Double> out = new TreeMap<>();
-        for (WorkerDocument d : byTopology.getOrDefault(topologyId, List.of())) {
-            OptionalDouble hzPerCore = hzPerCore(d);
-            for (WorkerDocument.ExecutorCpu e : d.executors()) {
-                if (hzPerCore.isPresent() && e.cores().isPresent()) {
-                    out.put(e.id(), e.cores().getAsDouble() * hzPerCore.getAsDouble());
-                }
-            }
-        }
+        eachExecutorHz(topologyId, (d, id, hz) -> out.put(id, hz));
         return out;
     }
 
     /** A topology's measured executor CPU per host, in Hz. */
     public Map<String, Double> topologyHzByHost(String topologyId) {
         Map<String, Double> out = new TreeMap<>();
+        eachExecutorHz(topologyId, (d, id, hz) -> out.merge(d.host(), hz, Double::sum));
+        return out;
+    }
+
+    /** What {@link #eachExecutorHz} hands over: an executor's CPU in Hz and the document that measured it. */
+    private interface ExecutorHz {
+        void accept(WorkerDocument doc, ExecutorId id, double hz);
+    }
+
+    /** Each executor of a topology whose CPU and whose node's clock rate were measured, in Hz. */
+    private void eachExecutorHz(String topologyId, ExecutorHz sink) {
         for (WorkerDocument d : byTopology.getOrDefault(topologyId, List.of())) {
             OptionalDouble hzPerCore = hzPerCore(d);
             for (WorkerDocument.ExecutorCpu e : d.executors()) {
                 if (hzPerCore.isPresent() && e.cores().isPresent()) {
-                    out.merge(d.host(), e.cores().getAsDouble() * hzPerCore.getAsDouble(), Double::sum);
+                    sink.accept(d, e.id(), e.cores().getAsDouble() * hzPerCore.getAsDouble());
                 }
             }
         }
-        return out;
     }
 
     /** Whole-node CPU in use per host, in Hz, with the end of the window it was measured in. */

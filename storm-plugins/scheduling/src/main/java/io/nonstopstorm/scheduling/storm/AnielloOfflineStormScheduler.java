@@ -7,6 +7,8 @@ import io.nonstopstorm.scheduling.model.TopologyModel;
 import org.apache.storm.scheduler.Cluster;
 import org.apache.storm.scheduler.TopologyDetails;
 
+import java.util.Set;
+
 /**
  * Aniello et al.'s offline (topology-based) scheduler as a Nimbus plugin. It places a topology when some of
  * its executors are unassigned (new topology, lost worker) and otherwise leaves it alone, so repeated
@@ -23,9 +25,8 @@ public class AnielloOfflineStormScheduler extends ConfiguredScheduler {
     static final double DEFAULT_ALPHA = 0;
     static final double DEFAULT_BETA = 0.5;
 
-    @Override
-    protected String name() {
-        return NAME;
+    public AnielloOfflineStormScheduler() {
+        super(NAME, Set.of(), false);
     }
 
     @Override

@@ -58,18 +58,9 @@ public class AnielloOnlineStormScheduler extends ConfiguredScheduler {
     }
 
     public AnielloOnlineStormScheduler(SchedulingMetrics metrics, LongSupplier clockMillis) {
+        super(NAME, Set.of(), true);
         this.metrics = metrics;
         this.clockMillis = clockMillis;
-    }
-
-    @Override
-    protected String name() {
-        return NAME;
-    }
-
-    @Override
-    protected boolean usesMeasurements() {
-        return true;
     }
 
     @Override

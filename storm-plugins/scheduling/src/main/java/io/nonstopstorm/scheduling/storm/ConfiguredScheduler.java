@@ -73,10 +73,26 @@ public abstract class ConfiguredScheduler implements IScheduler {
         }
     }
 
+    private final String name;
+    private final Set<String> aliases;
+    private final boolean usesMeasurements;
     private Map<String, Object> nimbusConf = Map.of();
 
+    /**
+     * @param name              the value of {@link #SCHEDULER_KEY} that selects this scheduler
+     * @param aliases           other values that select it
+     * @param usesMeasurements  whether {@link #plan} reads the metrics plane (the dispatcher then refreshes it first)
+     */
+    protected ConfiguredScheduler(String name, Set<String> aliases, boolean usesMeasurements) {
+        this.name = name;
+        this.aliases = Set.copyOf(aliases);
+        this.usesMeasurements = usesMeasurements;
+    }
+
     /** The value of {@link #SCHEDULER_KEY} that selects this scheduler. */
-    protected abstract String name();
+    protected final String name() {
+        return name;
+    }
 
     /** Decide for one opted-in topology. Expected problems come back as a failure value. */
     protected abstract Outcome<Step> plan(TopologyDetails td, Cluster cluster);
@@ -92,8 +108,8 @@ public abstract class ConfiguredScheduler implements IScheduler {
     }
 
     /** Other values of {@link #SCHEDULER_KEY} that select this scheduler. */
-    protected Set<String> aliases() {
-        return Set.of();
+    protected final Set<String> aliases() {
+        return aliases;
     }
 
     /** Whether a topology's {@link #SCHEDULER_KEY} value (trimmed, any case) selects this scheduler. */
@@ -218,8 +234,8 @@ public abstract class ConfiguredScheduler implements IScheduler {
     }
 
     /** Whether {@link #plan} reads the metrics plane (the dispatcher then refreshes it first). */
-    protected boolean usesMeasurements() {
-        return false;
+    protected final boolean usesMeasurements() {
+        return usesMeasurements;
     }
 
     /**

@@ -64,23 +64,9 @@ public class ElasticStormScheduler extends ConfiguredScheduler {
     }
 
     public ElasticStormScheduler(SchedulingMetrics metrics, LongSupplier nanoClock) {
+        super(NAME, Set.of("elastic-allocator"), true);
         this.metrics = metrics;
         this.nanoClock = nanoClock;
-    }
-
-    @Override
-    protected String name() {
-        return NAME;
-    }
-
-    @Override
-    protected Set<String> aliases() {
-        return Set.of("elastic-allocator");
-    }
-
-    @Override
-    protected boolean usesMeasurements() {
-        return true;
     }
 
     @Override

@@ -76,6 +76,7 @@ public class OtdStormScheduler extends ConfiguredScheduler {
     }
 
     public OtdStormScheduler(SchedulingMetrics metrics, LongSupplier clockMillis) {
+        super(NAME, Set.of(), true);
         this.metrics = metrics;
         this.clockMillis = clockMillis;
     }
@@ -91,16 +92,6 @@ public class OtdStormScheduler extends ConfiguredScheduler {
                 LOG.warn("otd: cannot register Nimbus meters ({})", e.toString());
             }
         }
-    }
-
-    @Override
-    protected String name() {
-        return NAME;
-    }
-
-    @Override
-    protected boolean usesMeasurements() {
-        return true;
     }
 
     @Override

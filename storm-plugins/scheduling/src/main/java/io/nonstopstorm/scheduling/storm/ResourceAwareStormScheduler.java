@@ -40,14 +40,8 @@ public class ResourceAwareStormScheduler extends ConfiguredScheduler {
 
     private ResourceAwareScheduler ras;
 
-    @Override
-    protected String name() {
-        return NAME;
-    }
-
-    @Override
-    protected Set<String> aliases() {
-        return Set.of("resource-aware");
+    public ResourceAwareStormScheduler() {
+        super(NAME, Set.of("resource-aware"), false);
     }
 
     @Override

@@ -73,26 +73,29 @@ public interface SchedulingMetrics {
 
     /** No measurements at all: traffic-based rescheduling never triggers. */
     static SchedulingMetrics none() {
-        return new SchedulingMetrics() {
-            @Override
-            public Optional<TrafficMatrix> traffic(String topologyId) {
-                return Optional.empty();
-            }
+        return new None();
+    }
 
-            @Override
-            public ExecutorLoads executorLoads(String topologyId) {
-                return ExecutorLoads.none();
-            }
+    /** No measurements; a base for sources that supply only some of them. */
+    class None implements SchedulingMetrics {
+        @Override
+        public Optional<TrafficMatrix> traffic(String topologyId) {
+            return Optional.empty();
+        }
 
-            @Override
-            public Map<String, Double> backgroundLoad(String topologyId) {
-                return Map.of();
-            }
+        @Override
+        public ExecutorLoads executorLoads(String topologyId) {
+            return ExecutorLoads.none();
+        }
 
-            @Override
-            public Map<String, List<LoadSample>> nodeLoadHistory() {
-                return Map.of();
-            }
-        };
+        @Override
+        public Map<String, Double> backgroundLoad(String topologyId) {
+            return Map.of();
+        }
+
+        @Override
+        public Map<String, List<LoadSample>> nodeLoadHistory() {
+            return Map.of();
+        }
     }
 }

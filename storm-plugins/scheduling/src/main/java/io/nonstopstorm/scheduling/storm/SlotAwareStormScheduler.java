@@ -33,14 +33,8 @@ public class SlotAwareStormScheduler extends ConfiguredScheduler {
     public static final String NAME = "slot-aware";
     public static final String ALLOCATION_KEY = "nonstop.sam.allocation";
 
-    @Override
-    protected String name() {
-        return NAME;
-    }
-
-    @Override
-    protected Set<String> aliases() {
-        return Set.of("sam");
+    public SlotAwareStormScheduler() {
+        super(NAME, Set.of("sam"), false);
     }
 
     @Override

@@ -1,14 +1,15 @@
 package io.nonstopstorm.scheduling.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nonstopstorm.scheduling.storm.NonstopScheduler;
+import io.nonstopstorm.scheduling.storm.baseline.OfflineNimbus;
+import io.nonstopstorm.scheduling.storm.baseline.PlaceholderComponents;
+import io.nonstopstorm.scheduling.testing.InProcessZk;
 import io.nonstopstorm.wire.ZkPaths;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,7 +18,6 @@ import java.util.Set;
 import org.apache.storm.metric.StormMetricsRegistry;
 import org.apache.storm.scheduler.Cluster;
 import org.apache.storm.scheduler.ExecutorDetails;
-import org.apache.storm.scheduler.INimbus;
 import org.apache.storm.scheduler.IScheduler;
 import org.apache.storm.scheduler.SchedulerAssignment;
 import org.apache.storm.scheduler.SchedulerAssignmentImpl;
@@ -27,12 +27,7 @@ import org.apache.storm.scheduler.TopologyDetails;
 import org.apache.storm.scheduler.WorkerSlot;
 import org.apache.storm.scheduler.resource.normalization.ResourceMetrics;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFramework;
-import org.apache.storm.shade.org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.storm.shade.org.apache.curator.retry.RetryOneTime;
-import org.apache.storm.testing.InProcessZookeeper;
 import org.apache.storm.topology.TopologyBuilder;
-import org.apache.storm.topology.base.BaseBasicBolt;
-import org.apache.storm.topology.base.BaseRichSpout;
 import org.apache.storm.utils.Utils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,7 +40,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code nonstop.scheduler} exactly as the plan-following scheduler does.
  */
 class PlanFollowingSchedulerTest {
-    private static InProcessZookeeper zk;
+    private static InProcessZk zk;
     private static CuratorFramework client;
     private static Map<String, Object> conf;
     private static final List<IScheduler> CREATED = new ArrayList<>();
@@ -54,80 +49,22 @@ class PlanFollowingSchedulerTest {
 
     @BeforeAll
     static void startZk() throws Exception {
-        zk = new InProcessZookeeper();
-        conf = new HashMap<>(Utils.readDefaultConfig());
-        conf.put("storm.zookeeper.servers", List.of("127.0.0.1"));
-        conf.put("storm.zookeeper.port", (int) zk.getPort());
-        client = CuratorFrameworkFactory.newClient("127.0.0.1:" + zk.getPort(), new RetryOneTime(100));
-        client.start();
+        zk = InProcessZk.start();
+        conf = zk.conf();
+        client = zk.client();
     }
 
     @AfterAll
     static void stopZk() throws Exception {
         CREATED.forEach(IScheduler::cleanup);
-        client.close();
         zk.close();
-    }
-
-    static final class TestNimbus implements INimbus {
-        @Override
-        public void prepare(Map<String, Object> conf, String schedulerLocalDir) {
-        }
-
-        @Override
-        public Collection<WorkerSlot> allSlotsAvailableForScheduling(Collection<SupervisorDetails> supervisors,
-                                                                     Topologies topologies, Set<String> missing) {
-            List<WorkerSlot> slots = new ArrayList<>();
-            supervisors.forEach(s -> s.getAllPorts().forEach(p -> slots.add(new WorkerSlot(s.getId(), p))));
-            return slots;
-        }
-
-        @Override
-        public void assignSlots(Topologies topologies, Map<String, Collection<WorkerSlot>> slots) {
-        }
-
-        @Override
-        public String getHostName(Map<String, SupervisorDetails> existing, String nodeId) {
-            return existing.get(nodeId) == null ? null : existing.get(nodeId).getHost();
-        }
-
-        @Override
-        public IScheduler getForcedScheduler() {
-            return null;
-        }
-    }
-
-    static class Spout extends BaseRichSpout {
-        @Override
-        public void open(Map<String, Object> c, org.apache.storm.task.TopologyContext x,
-                         org.apache.storm.spout.SpoutOutputCollector o) {
-        }
-
-        @Override
-        public void nextTuple() {
-        }
-
-        @Override
-        public void declareOutputFields(org.apache.storm.topology.OutputFieldsDeclarer d) {
-            d.declare(new org.apache.storm.tuple.Fields("seq"));
-        }
-    }
-
-    static class Bolt extends BaseBasicBolt {
-        @Override
-        public void execute(org.apache.storm.tuple.Tuple t, org.apache.storm.topology.BasicOutputCollector c) {
-        }
-
-        @Override
-        public void declareOutputFields(org.apache.storm.topology.OutputFieldsDeclarer d) {
-        }
     }
 
     /** spout [1,1], relay [2,2]..[5,5], acker [6,6]; two workers. */
     static TopologyDetails relay(String name, String id) {
         TopologyBuilder b = new TopologyBuilder();
-        b.setSpout("sequence", new Spout(), 1);
-        b.setBolt("relay", new Bolt(), 4).shuffleGrouping("sequence");
+        b.setSpout("sequence", new PlaceholderComponents.Spout(), 1);
+        b.setBolt("relay", new PlaceholderComponents.Bolt(), 4).shuffleGrouping("sequence");
         Map<ExecutorDetails, String> execs = new HashMap<>();
         String[] comps = {"sequence", "relay", "relay", "relay", "relay", "__acker"};
         for (int t = 1; t <= comps.length; t++) {
@@ -147,7 +84,7 @@ class PlanFollowingSchedulerTest {
     }
 
     static Cluster cluster(Map<String, SchedulerAssignment> assignments, TopologyDetails... tds) {
-        return new Cluster(new TestNimbus(), new ResourceMetrics(new StormMetricsRegistry()), supervisors(), assignments,
+        return new Cluster(new OfflineNimbus(), new ResourceMetrics(new StormMetricsRegistry()), supervisors(), assignments,
                            new Topologies(tds), new HashMap<>(conf));
     }
 
@@ -161,6 +98,22 @@ class PlanFollowingSchedulerTest {
         Map<WorkerSlot, Set<ExecutorDetails>> m = new HashMap<>();
         c.getAssignmentById(id).getSlotToExecutors().forEach((s, e) -> m.put(s, Set.copyOf(e)));
         return m;
+    }
+
+    /** A relay executor, the slot it is on, and the other slot of a two-slot placement. */
+    private record RelayMove(ExecutorDetails executor, WorkerSlot from, WorkerSlot to) {
+        static RelayMove of(TopologyDetails td, Map<WorkerSlot, Set<ExecutorDetails>> placement) {
+            for (Map.Entry<WorkerSlot, Set<ExecutorDetails>> e : placement.entrySet()) {
+                for (ExecutorDetails x : e.getValue()) {
+                    if (td.getExecutorToComponent().get(x).equals("relay")) {
+                        WorkerSlot other = placement.keySet().stream().filter(w -> !w.equals(e.getKey()))
+                                .findFirst().orElseThrow();
+                        return new RelayMove(x, e.getKey(), other);
+                    }
+                }
+            }
+            throw new AssertionError("no relay executor in " + placement);
+        }
     }
 
     private static void writePlan(String name, String json) throws Exception {
@@ -195,23 +148,10 @@ class PlanFollowingSchedulerTest {
         assertEquals(2, before.size(), "no plan yet: the default placed it on two workers");
 
         // Move some relay executor to the other worker.
-        WorkerSlot from = null;
-        WorkerSlot to = null;
-        ExecutorDetails moved = null;
-        for (Map.Entry<WorkerSlot, Set<ExecutorDetails>> e : before.entrySet()) {
-            for (ExecutorDetails x : e.getValue()) {
-                if (td.getExecutorToComponent().get(x).equals("relay")) {
-                    from = e.getKey();
-                    moved = x;
-                }
-            }
-        }
-        for (WorkerSlot w : before.keySet()) {
-            if (!w.equals(from)) {
-                to = w;
-            }
-        }
-        assertNotNull(moved);
+        RelayMove move = RelayMove.of(td, before);
+        WorkerSlot from = move.from();
+        WorkerSlot to = move.to();
+        ExecutorDetails moved = move.executor();
         String host = supervisors().get(to.getNodeId()).getHost();
         writePlan(name, "{\"request_id\":\"req-1\",\"placement\":{\"[" + moved.getStartTask() + ","
                              + moved.getEndTask() + "]\":\"" + host + ":" + to.getPort() + "\"}}");
@@ -245,23 +185,9 @@ class PlanFollowingSchedulerTest {
         Cluster first = cluster(new HashMap<>(), td);
         s.schedule(new Topologies(td), first);
         Map<WorkerSlot, Set<ExecutorDetails>> before = slots(first, td.getId());
-        WorkerSlot from = null;
-        ExecutorDetails moved = null;
-        for (Map.Entry<WorkerSlot, Set<ExecutorDetails>> e : before.entrySet()) {
-            for (ExecutorDetails x : e.getValue()) {
-                if (td.getExecutorToComponent().get(x).equals("relay")) {
-                    from = e.getKey();
-                    moved = x;
-                }
-            }
-        }
-        WorkerSlot to = null;
-        for (WorkerSlot w : before.keySet()) {
-            if (!w.equals(from)) {
-                to = w;
-            }
-        }
-        assertNotNull(moved);
+        RelayMove move = RelayMove.of(td, before);
+        WorkerSlot to = move.to();
+        ExecutorDetails moved = move.executor();
         String host = supervisors().get(to.getNodeId()).getHost();
         String record = ZkPaths.AGENTS + "/" + host;
         client.create().creatingParentsIfNeeded().forPath(record, ("{\"storm_version\":\"2.8.3\",\"verified\":false,"

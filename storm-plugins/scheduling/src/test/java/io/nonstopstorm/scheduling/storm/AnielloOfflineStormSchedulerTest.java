@@ -2,7 +2,6 @@ package io.nonstopstorm.scheduling.storm;
 
 import io.nonstopstorm.scheduling.core.AnielloOfflineScheduler;
 import io.nonstopstorm.scheduling.model.Placement;
-import org.apache.storm.metric.StormMetricsRegistry;
 import org.apache.storm.scheduler.Cluster;
 import org.apache.storm.scheduler.ExecutorDetails;
 import org.apache.storm.scheduler.SchedulerAssignment;
@@ -19,6 +18,7 @@ import java.util.Set;
 
 import static io.nonstopstorm.scheduling.storm.StormFixtures.cluster;
 import static io.nonstopstorm.scheduling.storm.StormFixtures.nextRound;
+import static io.nonstopstorm.scheduling.storm.StormFixtures.prepared;
 import static io.nonstopstorm.scheduling.storm.StormFixtures.slotsOf;
 import static io.nonstopstorm.scheduling.storm.StormFixtures.supervisors;
 import static io.nonstopstorm.scheduling.storm.StormFixtures.wordCount;
@@ -29,10 +29,8 @@ class AnielloOfflineStormSchedulerTest {
 
     private static final Map<String, SupervisorDetails> SUPS = supervisors(2, 2);
 
-    private static AnielloOfflineStormScheduler prepared() {
-        AnielloOfflineStormScheduler s = new AnielloOfflineStormScheduler();
-        s.prepare(new HashMap<>(), new StormMetricsRegistry());
-        return s;
+    private static AnielloOfflineStormScheduler scheduler() {
+        return prepared(new AnielloOfflineStormScheduler(), Map.of());
     }
 
     @Test
@@ -40,7 +38,7 @@ class AnielloOfflineStormSchedulerTest {
         TopologyDetails wc = wordCount("wc", 3, Map.of("nonstop.scheduler", "aniello-offline",
                 "nonstop.aniello.alpha", 0.0, "nonstop.aniello.beta", 1.0));
         Cluster c = cluster(SUPS, new HashMap<>(), wc);
-        prepared().schedule(new org.apache.storm.scheduler.Topologies(wc), c);
+        scheduler().schedule(new org.apache.storm.scheduler.Topologies(wc), c);
 
         assertTrue(c.getUnassignedExecutors(wc).isEmpty());
         Placement expected = new AnielloOfflineScheduler(0, 1)
@@ -50,7 +48,7 @@ class AnielloOfflineStormSchedulerTest {
         assertTrue(c.getStatusMap().get("wc").startsWith("nonstop aniello-offline: offline placement"), c.getStatusMap().get("wc"));
 
         Cluster next = nextRound(c, SUPS, wc);
-        prepared().schedule(new org.apache.storm.scheduler.Topologies(wc), next);
+        scheduler().schedule(new org.apache.storm.scheduler.Topologies(wc), next);
         assertEquals(slotsOf(c, "wc"), slotsOf(next, "wc"));
         assertEquals("nonstop aniello-offline: all executors placed", next.getStatusMap().get("wc"));
     }
@@ -68,7 +66,7 @@ class AnielloOfflineStormSchedulerTest {
         Cluster c = cluster(SUPS, assignments, mine, plain, running);
         Map<WorkerSlot, Set<ExecutorDetails>> before = slotsOf(c, "running");
 
-        prepared().schedule(new org.apache.storm.scheduler.Topologies(mine, plain, running), c);
+        scheduler().schedule(new org.apache.storm.scheduler.Topologies(mine, plain, running), c);
 
         assertEquals(before, slotsOf(c, "running"));
         assertTrue(c.getUnassignedExecutors(mine).isEmpty());
@@ -81,7 +79,7 @@ class AnielloOfflineStormSchedulerTest {
     void badConfigurationFallsBackToTheDefaultWithAStatus() {
         TopologyDetails wc = wordCount("wc", 2, Map.of("nonstop.scheduler", "aniello-offline", "nonstop.aniello.alpha", 2));
         Cluster c = cluster(SUPS, new HashMap<>(), wc);
-        prepared().schedule(new org.apache.storm.scheduler.Topologies(wc), c);
+        scheduler().schedule(new org.apache.storm.scheduler.Topologies(wc), c);
         assertTrue(c.getUnassignedExecutors(wc).isEmpty(), "fallback placed everything");
         String status = c.getStatusMap().get("wc");
         assertTrue(status.contains("failed") && status.contains("nonstop.aniello.alpha must be in [0,1]"), status);
@@ -92,7 +90,7 @@ class AnielloOfflineStormSchedulerTest {
         Map<String, SupervisorDetails> one = supervisors(1, 2);
         TopologyDetails wc = wordCount("wc", 3, Map.of("nonstop.scheduler", "aniello-offline"));
         Cluster c = cluster(one, new HashMap<>(), wc);
-        prepared().schedule(new org.apache.storm.scheduler.Topologies(wc), c);
+        scheduler().schedule(new org.apache.storm.scheduler.Topologies(wc), c);
         assertTrue(c.getStatusMap().get("wc").contains("needs 3 slots but only 2"), c.getStatusMap().get("wc"));
         assertTrue(c.getUnassignedExecutors(wc).isEmpty(), "DefaultScheduler still runs it on the 2 slots");
         assertEquals(List.of(), List.copyOf(c.getUnassignedExecutors(wc)));

@@ -2,7 +2,6 @@ package io.nonstopstorm.scheduling.storm;
 
 import io.nonstopstorm.scheduling.core.InterNodeTraffic;
 import io.nonstopstorm.scheduling.model.ExecutorLoads;
-import io.nonstopstorm.scheduling.model.LoadSample;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
 import io.nonstopstorm.wire.ExecutorId;
 import org.apache.storm.metric.StormMetricsRegistry;
@@ -13,13 +12,13 @@ import org.apache.storm.scheduler.TopologyDetails;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.nonstopstorm.scheduling.storm.StormFixtures.cluster;
 import static io.nonstopstorm.scheduling.storm.StormFixtures.nextRound;
+import static io.nonstopstorm.scheduling.storm.StormFixtures.prepared;
 import static io.nonstopstorm.scheduling.storm.StormFixtures.slotsOf;
 import static io.nonstopstorm.scheduling.storm.StormFixtures.supervisors;
 import static io.nonstopstorm.scheduling.storm.StormFixtures.wordCount;
@@ -35,26 +34,18 @@ class AnielloOnlineStormSchedulerTest {
             .add(t(1), t(4), 500).add(t(2), t(3), 500).add(t(3), t(6), 400).add(t(4), t(5), 400)
             .add(t(1), t(3), 5).add(t(2), t(4), 5).build();
 
-    private record FixedMetrics(TrafficMatrix traffic) implements SchedulingMetrics {
+    private static final class FixedMetrics extends SchedulingMetrics.None {
+        private final TrafficMatrix traffic;
+
+        FixedMetrics(TrafficMatrix traffic) {
+            this.traffic = traffic;
+        }
+
         @Override
         public Optional<TrafficMatrix> traffic(String topologyId) {
             return Optional.of(traffic);
         }
 
-        @Override
-        public ExecutorLoads executorLoads(String topologyId) {
-            return ExecutorLoads.none();
-        }
-
-        @Override
-        public Map<String, Double> backgroundLoad(String topologyId) {
-            return Map.of();
-        }
-
-        @Override
-        public Map<String, List<LoadSample>> nodeLoadHistory() {
-            return Map.of();
-        }
     }
 
     @Test
@@ -62,8 +53,7 @@ class AnielloOnlineStormSchedulerTest {
         TopologyDetails wc = wordCount("wc", 2, Map.of("nonstop.scheduler", "aniello-online",
                 "nonstop.aniello.period.secs", 60, "nonstop.aniello.improvement.percent", 10));
         AtomicLong now = new AtomicLong(0);
-        AnielloOnlineStormScheduler s = new AnielloOnlineStormScheduler(new FixedMetrics(CROSSED), now::get);
-        s.prepare(new HashMap<>(), new StormMetricsRegistry());
+        AnielloOnlineStormScheduler s = prepared(new AnielloOnlineStormScheduler(new FixedMetrics(CROSSED), now::get), Map.of());
 
         // Round 1: offline placement, one worker per supervisor, heavy pairs split across nodes.
         Cluster r1 = cluster(SUPS, new HashMap<>(), wc);
@@ -99,8 +89,7 @@ class AnielloOnlineStormSchedulerTest {
     @Test
     void withoutMeasurementsItOnlyPlacesOffline() {
         TopologyDetails wc = wordCount("wc", 2, Map.of("nonstop.scheduler", "aniello-online"));
-        AnielloOnlineStormScheduler s = new AnielloOnlineStormScheduler();
-        s.prepare(new HashMap<>(), new StormMetricsRegistry());
+        AnielloOnlineStormScheduler s = prepared(new AnielloOnlineStormScheduler(), Map.of());
         Cluster r1 = cluster(SUPS, new HashMap<>(), wc);
         s.schedule(new Topologies(wc), r1);
         Cluster r2 = nextRound(r1, SUPS, wc);
@@ -115,8 +104,7 @@ class AnielloOnlineStormSchedulerTest {
         TopologyDetails a = wordCount("a", 2, online);
         TopologyDetails b = wordCount("b", 2, online);
         AtomicLong now = new AtomicLong(0);
-        AnielloOnlineStormScheduler s = new AnielloOnlineStormScheduler(new FixedMetrics(CROSSED), now::get);
-        s.prepare(new HashMap<>(), new StormMetricsRegistry());
+        AnielloOnlineStormScheduler s = prepared(new AnielloOnlineStormScheduler(new FixedMetrics(CROSSED), now::get), Map.of());
         Cluster r1 = cluster(SUPS, new HashMap<>(), a, b);
         s.schedule(new Topologies(a, b), r1);
         now.set(1_000);
@@ -138,7 +126,13 @@ class AnielloOnlineStormSchedulerTest {
     }
 
     /** Traffic CROSSED, 100 Hz per user executor, and the node capacities the metrics plane measured. */
-    private record MeasuredMetrics(Map<String, Double> capacity) implements SchedulingMetrics {
+    private static final class MeasuredMetrics extends SchedulingMetrics.None {
+        private final Map<String, Double> capacity;
+
+        MeasuredMetrics(Map<String, Double> capacity) {
+            this.capacity = capacity;
+        }
+
         @Override
         public Optional<TrafficMatrix> traffic(String topologyId) {
             return Optional.of(CROSSED);
@@ -151,16 +145,6 @@ class AnielloOnlineStormSchedulerTest {
                 loads.put(t(task), 100.0);
             }
             return ExecutorLoads.of(loads);
-        }
-
-        @Override
-        public Map<String, Double> backgroundLoad(String topologyId) {
-            return Map.of();
-        }
-
-        @Override
-        public Map<String, List<LoadSample>> nodeLoadHistory() {
-            return Map.of();
         }
 
         @Override

@@ -12,13 +12,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nonstopstorm.scheduling.core.AnielloOfflineScheduler;
 import io.nonstopstorm.scheduling.core.InterNodeTraffic;
-import io.nonstopstorm.scheduling.model.ExecutorLoads;
-import io.nonstopstorm.scheduling.model.LoadSample;
 import io.nonstopstorm.scheduling.model.Placement;
 import io.nonstopstorm.scheduling.model.SlotId;
 import io.nonstopstorm.scheduling.model.TrafficMatrix;
 import io.nonstopstorm.scheduling.plan.ZkPlanChannel;
 import io.nonstopstorm.wire.ExecutorId;
+import io.nonstopstorm.scheduling.testing.InProcessZk;
 import io.nonstopstorm.wire.ZkPaths;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -35,10 +34,7 @@ import org.apache.storm.scheduler.Topologies;
 import org.apache.storm.scheduler.TopologyDetails;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFramework;
-import org.apache.storm.shade.org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.storm.shade.org.apache.curator.retry.RetryOneTime;
 import org.apache.storm.shade.org.apache.zookeeper.data.Stat;
-import org.apache.storm.testing.InProcessZookeeper;
 import org.apache.storm.utils.Utils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,7 +44,7 @@ import org.junit.jupiter.api.Test;
 class NonstopSchedulerTest {
 
     private static final Map<String, SupervisorDetails> SUPS = supervisors(2, 2);
-    private static InProcessZookeeper zk;
+    private static InProcessZk zk;
     private static CuratorFramework client;
     private static Map<String, Object> conf;
     private static final List<NonstopScheduler> CREATED = new ArrayList<>();
@@ -58,27 +54,12 @@ class NonstopSchedulerTest {
             .add(t(1), t(4), 500).add(t(2), t(3), 500).add(t(3), t(6), 400).add(t(4), t(5), 400).build();
 
     /** Fixed traffic for every topology; counts refreshes. */
-    static final class FixedMetrics implements SchedulingMetrics {
+    static final class FixedMetrics extends SchedulingMetrics.None {
         final AtomicInteger refreshes = new AtomicInteger();
 
         @Override
         public Optional<TrafficMatrix> traffic(String topologyId) {
             return Optional.of(CROSSED);
-        }
-
-        @Override
-        public ExecutorLoads executorLoads(String topologyId) {
-            return ExecutorLoads.none();
-        }
-
-        @Override
-        public Map<String, Double> backgroundLoad(String topologyId) {
-            return Map.of();
-        }
-
-        @Override
-        public Map<String, List<LoadSample>> nodeLoadHistory() {
-            return Map.of();
         }
 
         @Override
@@ -89,18 +70,14 @@ class NonstopSchedulerTest {
 
     @BeforeAll
     static void startZk() throws Exception {
-        zk = new InProcessZookeeper();
-        conf = new HashMap<>(Utils.readDefaultConfig());
-        conf.put("storm.zookeeper.servers", List.of("127.0.0.1"));
-        conf.put("storm.zookeeper.port", (int) zk.getPort());
-        client = CuratorFrameworkFactory.newClient("127.0.0.1:" + zk.getPort(), new RetryOneTime(100));
-        client.start();
+        zk = InProcessZk.start();
+        conf = zk.conf();
+        client = zk.client();
     }
 
     @AfterAll
     static void stopZk() throws Exception {
         CREATED.forEach(NonstopScheduler::cleanup);
-        client.close();
         zk.close();
     }
 

@@ -2,6 +2,7 @@ package io.nonstopstorm.scheduling.storm;
 
 import static io.nonstopstorm.scheduling.storm.StormFixtures.cluster;
 import static io.nonstopstorm.scheduling.storm.StormFixtures.nextRound;
+import static io.nonstopstorm.scheduling.storm.StormFixtures.prepared;
 import static io.nonstopstorm.scheduling.storm.StormFixtures.slotsOf;
 import static io.nonstopstorm.scheduling.storm.StormFixtures.wordCount;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -41,8 +42,7 @@ class ResourceAwareStormSchedulerTest {
     }
 
     private ResourceAwareStormScheduler scheduler() {
-        ResourceAwareStormScheduler s = new ResourceAwareStormScheduler();
-        s.prepare(new HashMap<>(), new StormMetricsRegistry());
+        ResourceAwareStormScheduler s = prepared(new ResourceAwareStormScheduler(), Map.of());
         cleanups.add(s::cleanup);
         return s;
     }

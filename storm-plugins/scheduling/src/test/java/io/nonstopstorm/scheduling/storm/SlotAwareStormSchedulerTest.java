@@ -1,6 +1,5 @@
 package io.nonstopstorm.scheduling.storm;
 
-import org.apache.storm.metric.StormMetricsRegistry;
 import org.apache.storm.scheduler.Cluster;
 import org.apache.storm.scheduler.ExecutorDetails;
 import org.apache.storm.scheduler.SupervisorDetails;
@@ -13,6 +12,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import static io.nonstopstorm.scheduling.storm.StormFixtures.cluster;
+import static io.nonstopstorm.scheduling.storm.StormFixtures.prepared;
 import static io.nonstopstorm.scheduling.storm.StormFixtures.supervisors;
 import static io.nonstopstorm.scheduling.storm.StormFixtures.wordCount;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,10 +23,8 @@ class SlotAwareStormSchedulerTest {
 
     private static final Map<String, SupervisorDetails> SUPS = supervisors(2, 2);
 
-    private static SlotAwareStormScheduler prepared() {
-        SlotAwareStormScheduler s = new SlotAwareStormScheduler();
-        s.prepare(new HashMap<>(), new StormMetricsRegistry());
-        return s;
+    private static SlotAwareStormScheduler scheduler() {
+        return prepared(new SlotAwareStormScheduler(), Map.of());
     }
 
     @Test
@@ -37,7 +35,7 @@ class SlotAwareStormSchedulerTest {
                 "count", Map.of("cpu", 1.4, "memory", 1.3, "bundle", 1));
         TopologyDetails wc = wordCount("wc", 4, Map.of("nonstop.scheduler", "slot-aware", "nonstop.sam.allocation", allocation));
         Cluster c = cluster(SUPS, new HashMap<>(), wc);
-        prepared().schedule(new Topologies(wc), c);
+        scheduler().schedule(new Topologies(wc), c);
 
         assertTrue(c.getUnassignedExecutors(wc).isEmpty());
         Map<ExecutorDetails, WorkerSlot> where = c.getAssignmentById("wc").getExecutorToSlot();
@@ -54,7 +52,7 @@ class SlotAwareStormSchedulerTest {
     void missingAllocationFallsBackToTheDefault() {
         TopologyDetails wc = wordCount("wc", 2, Map.of("nonstop.scheduler", "slot-aware"));
         Cluster c = cluster(SUPS, new HashMap<>(), wc);
-        prepared().schedule(new Topologies(wc), c);
+        scheduler().schedule(new Topologies(wc), c);
         assertTrue(c.getUnassignedExecutors(wc).isEmpty());
         assertTrue(c.getStatusMap().get("wc").contains("nonstop.sam.allocation is missing"), c.getStatusMap().get("wc"));
     }

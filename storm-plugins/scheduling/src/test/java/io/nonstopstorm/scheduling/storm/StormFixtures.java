@@ -1,10 +1,11 @@
 package io.nonstopstorm.scheduling.storm;
 
+import io.nonstopstorm.scheduling.storm.baseline.OfflineNimbus;
+import io.nonstopstorm.scheduling.storm.baseline.PlaceholderComponents;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.metric.StormMetricsRegistry;
 import org.apache.storm.scheduler.Cluster;
 import org.apache.storm.scheduler.ExecutorDetails;
-import org.apache.storm.scheduler.INimbus;
 import org.apache.storm.scheduler.IScheduler;
 import org.apache.storm.scheduler.SchedulerAssignment;
 import org.apache.storm.scheduler.SchedulerAssignmentImpl;
@@ -13,19 +14,11 @@ import org.apache.storm.scheduler.Topologies;
 import org.apache.storm.scheduler.TopologyDetails;
 import org.apache.storm.scheduler.WorkerSlot;
 import org.apache.storm.scheduler.resource.normalization.ResourceMetrics;
-import org.apache.storm.spout.SpoutOutputCollector;
-import org.apache.storm.task.TopologyContext;
-import org.apache.storm.topology.BasicOutputCollector;
-import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.TopologyBuilder;
-import org.apache.storm.topology.base.BaseBasicBolt;
-import org.apache.storm.topology.base.BaseRichSpout;
 import org.apache.storm.tuple.Fields;
-import org.apache.storm.tuple.Tuple;
 import org.apache.storm.utils.Utils;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,66 +29,6 @@ import java.util.Set;
 final class StormFixtures {
 
     private StormFixtures() {
-    }
-
-    /** The few INimbus calls a Cluster makes: host names and slot lists. */
-    static final class TestNimbus implements INimbus {
-        @Override
-        public void prepare(Map<String, Object> conf, String schedulerLocalDir) {
-        }
-
-        @Override
-        public Collection<WorkerSlot> allSlotsAvailableForScheduling(Collection<SupervisorDetails> supervisors,
-                                                                     Topologies topologies, Set<String> topologiesMissingAssignments) {
-            List<WorkerSlot> slots = new ArrayList<>();
-            for (SupervisorDetails s : supervisors) {
-                for (Number p : s.getAllPorts()) {
-                    slots.add(new WorkerSlot(s.getId(), p.intValue()));
-                }
-            }
-            return slots;
-        }
-
-        @Override
-        public void assignSlots(Topologies topologies, Map<String, Collection<WorkerSlot>> newSlotsByTopologyId) {
-        }
-
-        @Override
-        public String getHostName(Map<String, SupervisorDetails> existingSupervisors, String nodeId) {
-            SupervisorDetails s = existingSupervisors.get(nodeId);
-            return s == null ? null : s.getHost();
-        }
-
-        @Override
-        public IScheduler getForcedScheduler() {
-            return null;
-        }
-    }
-
-    static class Spout extends BaseRichSpout {
-        @Override
-        public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
-        }
-
-        @Override
-        public void nextTuple() {
-        }
-
-        @Override
-        public void declareOutputFields(OutputFieldsDeclarer declarer) {
-            declarer.declare(new Fields("line"));
-        }
-    }
-
-    static class Bolt extends BaseBasicBolt {
-        @Override
-        public void execute(Tuple input, BasicOutputCollector collector) {
-        }
-
-        @Override
-        public void declareOutputFields(OutputFieldsDeclarer declarer) {
-            declarer.declare(new Fields("word"));
-        }
     }
 
     /** Supervisors {@code sup1..supN} on hosts {@code host1..}, ports 6700.. */
@@ -117,9 +50,9 @@ final class StormFixtures {
      */
     static TopologyDetails wordCount(String id, int workers, Map<String, Object> extraConf) {
         TopologyBuilder b = new TopologyBuilder();
-        b.setSpout("spout", new Spout(), 2);
-        b.setBolt("split", new Bolt(), 2).shuffleGrouping("spout");
-        b.setBolt("count", new Bolt(), 2).fieldsGrouping("split", new Fields("word"));
+        b.setSpout("spout", new PlaceholderComponents.Spout(), 2);
+        b.setBolt("split", new PlaceholderComponents.Bolt(), 2).shuffleGrouping("spout");
+        b.setBolt("count", new PlaceholderComponents.Bolt(), 2).fieldsGrouping("split", new Fields("value"));
         StormTopology topology = b.createTopology();
         Map<ExecutorDetails, String> executors = new HashMap<>();
         int task = 1;
@@ -135,8 +68,14 @@ final class StormFixtures {
 
     static Cluster cluster(Map<String, SupervisorDetails> supervisors, Map<String, SchedulerAssignment> assignments,
                            TopologyDetails... topologies) {
-        return new Cluster(new TestNimbus(), new ResourceMetrics(new StormMetricsRegistry()), supervisors,
+        return new Cluster(new OfflineNimbus(), new ResourceMetrics(new StormMetricsRegistry()), supervisors,
                 assignments, new Topologies(topologies), new HashMap<>(Utils.readDefaultConfig()));
+    }
+
+    /** {@code s}, prepared as Nimbus prepares it, with a copy of {@code nimbusConf}. */
+    static <S extends IScheduler> S prepared(S s, Map<String, Object> nimbusConf) {
+        s.prepare(new HashMap<>(nimbusConf), new StormMetricsRegistry());
+        return s;
     }
 
     /** The next Nimbus round: a fresh Cluster that starts from {@code previous}'s assignments. */

@@ -1,5 +1,6 @@
 package io.nonstopstorm.scheduling.testing;
 
+import io.nonstopstorm.scheduling.bench.SyntheticInstances;
 import io.nonstopstorm.scheduling.model.ClusterModel;
 import io.nonstopstorm.scheduling.model.ComponentGraph;
 import io.nonstopstorm.scheduling.model.Edge;
@@ -40,16 +41,7 @@ public record RandomInstance(long seed, TopologyModel topology, ClusterModel clu
         for (int c = 0; c < components; c++) {
             names.add(c == 0 ? "spout" : "bolt" + c);
         }
-        List<Edge> edges = new ArrayList<>();
-        for (int c = 1; c < components; c++) {
-            edges.add(new Edge(names.get(rnd.nextInt(c)), names.get(c)));
-            if (c >= 2 && rnd.nextInt(4) == 0) {
-                Edge extra = new Edge(names.get(rnd.nextInt(c)), names.get(c));
-                if (!edges.contains(extra)) {
-                    edges.add(extra);
-                }
-            }
-        }
+        List<Edge> edges = SyntheticInstances.randomEdges(names, rnd);
         ComponentGraph graph = new ComponentGraph(names, edges);
         Map<String, Integer> parallelism = new LinkedHashMap<>();
         for (String c : names) {

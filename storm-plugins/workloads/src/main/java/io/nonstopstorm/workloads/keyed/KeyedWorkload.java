@@ -2,7 +2,7 @@ package io.nonstopstorm.workloads.keyed;
 
 import java.util.Map;
 import io.nonstopstorm.workloads.Params;
-import io.nonstopstorm.workloads.Workload;
+import io.nonstopstorm.workloads.DescribedWorkload;
 import org.apache.storm.Config;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.topology.TopologyBuilder;
@@ -13,21 +13,11 @@ import org.apache.storm.tuple.Fields;
  * weighted i+1) at a fixed rate; "busy" (CPU per tuple) and "idle" (no work) each receive every tuple by
  * fields grouping on the key. Tuples are unanchored (no acker traffic).
  */
-public final class KeyedWorkload implements Workload {
-    @Override
-    public String name() {
-        return "keyed";
-    }
-
-    @Override
-    public String description() {
-        return "keys -> busy and idle (fields on key; key i weighted i+1), unanchored; workload.rate (t/s per spout, "
-            + "<= 0 flat out), workload.keys, workload.spouts, workload.busy, workload.idle, workload.busy.work.us";
-    }
-
-    @Override
-    public Map<String, Object> defaults() {
-        return Map.of(Config.TOPOLOGY_WORKERS, 2);
+public final class KeyedWorkload extends DescribedWorkload {
+    public KeyedWorkload() {
+        super("keyed", "keys -> busy and idle (fields on key; key i weighted i+1), unanchored; workload.rate (t/s per "
+            + "spout, <= 0 flat out), workload.keys, workload.spouts, workload.busy, workload.idle, workload.busy.work.us",
+            Map.of(Config.TOPOLOGY_WORKERS, 2));
     }
 
     @Override

@@ -1,7 +1,7 @@
 package io.nonstopstorm.workloads.linear;
 
 import io.nonstopstorm.workloads.Params;
-import io.nonstopstorm.workloads.Workload;
+import io.nonstopstorm.workloads.DescribedWorkload;
 import io.nonstopstorm.workloads.feed.FeedSpout;
 import java.util.Map;
 import org.apache.storm.Config;
@@ -14,21 +14,11 @@ import org.apache.storm.tuple.Fields;
  * target rate) -> bolt1 (12, shuffle) -> bolt2 (24, fields on key), 8 workers, with a configurable
  * CPU cost per tuple in each bolt and tuple size. Same ids and settings as topologies/linear.
  */
-public final class LinearWorkload implements Workload {
-    @Override
-    public String name() {
-        return "linear-java";
-    }
-
-    @Override
-    public String description() {
-        return "linear template in Java: source -> bolt1 (12) -> bolt2 (24, fields key), 8 workers; "
-            + "workload.cost1.us, workload.cost2.us (CPU per tuple), workload.tuple.bytes, workload.keys, workload.rate";
-    }
-
-    @Override
-    public Map<String, Object> defaults() {
-        return Map.of(Config.TOPOLOGY_WORKERS, 8, "workload.tuple.bytes", 100);
+public final class LinearWorkload extends DescribedWorkload {
+    public LinearWorkload() {
+        super("linear-java", "linear template in Java: source -> bolt1 (12) -> bolt2 (24, fields key), 8 workers; "
+            + "workload.cost1.us, workload.cost2.us (CPU per tuple), workload.tuple.bytes, workload.keys, workload.rate",
+            Map.of(Config.TOPOLOGY_WORKERS, 8, "workload.tuple.bytes", 100));
     }
 
     @Override

@@ -9,7 +9,6 @@ import org.apache.storm.task.ShellBolt;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.IRichBolt;
 import org.apache.storm.topology.OutputFieldsDeclarer;
-import org.apache.storm.tuple.Fields;
 
 /**
  * A multilang bolt (e.g. a streamparse Bolt run by {@code python -m streamparse.run mod.Class}) with
@@ -20,14 +19,11 @@ import org.apache.storm.tuple.Fields;
 public class DeclaredShellBolt extends ShellBolt implements IRichBolt {
     private static final long serialVersionUID = 1L;
 
-    private final HashMap<String, List<String>> streams;
-    private final HashMap<String, Object> componentConf;
+    private final DeclaredOutputs declared;
 
     public DeclaredShellBolt(List<String> command, Map<String, List<String>> streams, Map<String, Object> componentConf) {
         super(command.toArray(new String[0]));
-        this.streams = new HashMap<>();
-        streams.forEach((s, f) -> this.streams.put(s, new java.util.ArrayList<>(f)));
-        this.componentConf = new HashMap<>(componentConf);
+        this.declared = new DeclaredOutputs(streams, componentConf);
     }
 
     @Override
@@ -43,11 +39,11 @@ public class DeclaredShellBolt extends ShellBolt implements IRichBolt {
 
     @Override
     public void declareOutputFields(OutputFieldsDeclarer declarer) {
-        streams.forEach((stream, fields) -> declarer.declareStream(stream, new Fields(fields)));
+        declared.declare(declarer);
     }
 
     @Override
     public Map<String, Object> getComponentConfiguration() {
-        return componentConf;
+        return declared.componentConf();
     }
 }

@@ -2,7 +2,7 @@ package io.nonstopstorm.workloads.relay;
 
 import java.util.Map;
 import io.nonstopstorm.workloads.Params;
-import io.nonstopstorm.workloads.Workload;
+import io.nonstopstorm.workloads.DescribedWorkload;
 import org.apache.storm.Config;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.topology.TopologyBuilder;
@@ -12,21 +12,10 @@ import org.apache.storm.tuple.Fields;
  * The smallest useful acked pipeline: sequence spout -> relay (shuffle) -> sink (fields on seq).
  * Used to check a cluster end to end: every tuple emitted must come back acked.
  */
-public final class RelayWorkload implements Workload {
-    @Override
-    public String name() {
-        return "relay";
-    }
-
-    @Override
-    public String description() {
-        return "sequence spout -> relay -> sink, acked; workload.rate (t/s per spout), workload.total (0 = endless), "
-            + "workload.spouts, workload.relays, workload.sinks";
-    }
-
-    @Override
-    public Map<String, Object> defaults() {
-        return Map.of(Config.TOPOLOGY_WORKERS, 2);
+public final class RelayWorkload extends DescribedWorkload {
+    public RelayWorkload() {
+        super("relay", "sequence spout -> relay -> sink, acked; workload.rate (t/s per spout), workload.total "
+            + "(0 = endless), workload.spouts, workload.relays, workload.sinks", Map.of(Config.TOPOLOGY_WORKERS, 2));
     }
 
     @Override

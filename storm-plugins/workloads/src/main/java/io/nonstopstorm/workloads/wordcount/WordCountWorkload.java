@@ -1,7 +1,7 @@
 package io.nonstopstorm.workloads.wordcount;
 
 import io.nonstopstorm.workloads.Params;
-import io.nonstopstorm.workloads.Workload;
+import io.nonstopstorm.workloads.DescribedWorkload;
 import io.nonstopstorm.workloads.feed.FeedSpout;
 import java.util.Map;
 import org.apache.storm.Config;
@@ -15,28 +15,16 @@ import org.apache.storm.tuple.Fields;
  * harmonic numbers whose cost depends on the word and drifts over time ({@link KeyCost}).
  * Same component ids and settings as the Python topologies in topologies/wordcount.
  */
-public final class WordCountWorkload implements Workload {
+public final class WordCountWorkload extends DescribedWorkload {
     private final boolean heavy;
 
     public WordCountWorkload(boolean heavy) {
+        super(heavy ? "wordcount-heavy-java" : "wordcount-java",
+            (heavy ? "compute-heavy " : "") + "word count in Java: sentences -> split (12) -> count (24, fields word), "
+                + "8 workers; workload.input, workload.rate, workload.total, workload.par.<component>"
+                + (heavy ? ", workload.heavy.{base,classes,spread,drift.secs,seed}" : ""),
+            Map.of(Config.TOPOLOGY_WORKERS, 8));
         this.heavy = heavy;
-    }
-
-    @Override
-    public String name() {
-        return heavy ? "wordcount-heavy-java" : "wordcount-java";
-    }
-
-    @Override
-    public String description() {
-        return (heavy ? "compute-heavy " : "") + "word count in Java: sentences -> split (12) -> count (24, fields word), "
-            + "8 workers; workload.input, workload.rate, workload.total, workload.par.<component>"
-            + (heavy ? ", workload.heavy.{base,classes,spread,drift.secs,seed}" : "");
-    }
-
-    @Override
-    public Map<String, Object> defaults() {
-        return Map.of(Config.TOPOLOGY_WORKERS, 8);
     }
 
     public static KeyCost heavyCost(Params p) {

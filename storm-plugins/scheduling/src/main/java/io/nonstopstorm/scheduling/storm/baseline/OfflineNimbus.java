@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Set;
 
 /** The few {@link INimbus} calls a {@code Cluster} makes when no Nimbus runs: every port is schedulable. */
-final class OfflineNimbus implements INimbus {
+public final class OfflineNimbus implements INimbus {
 
     @Override
     public void prepare(Map<String, Object> conf, String schedulerLocalDir) {

@@ -12,12 +12,12 @@ import org.apache.storm.tuple.Tuple;
 import java.util.Map;
 
 /** Spout and bolt that only exist so Storm's schedulers see a real {@code StormTopology}; never run. */
-final class PlaceholderComponents {
+public final class PlaceholderComponents {
 
     private PlaceholderComponents() {
     }
 
-    static final class Spout extends BaseRichSpout {
+    public static final class Spout extends BaseRichSpout {
         private static final long serialVersionUID = 1L;
 
         @Override
@@ -34,7 +34,7 @@ final class PlaceholderComponents {
         }
     }
 
-    static final class Bolt extends BaseBasicBolt {
+    public static final class Bolt extends BaseBasicBolt {
         private static final long serialVersionUID = 1L;
 
         @Override
