@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import psutil
 import pytest
 
 from pycontrol import zk
@@ -93,6 +94,20 @@ def submitted_topology(cluster: LiveCluster, name: str) -> Iterator[tuple[str, o
         client.close()
         rest.kill(topo_id, 0)
         wait_for(f"{name} gone", lambda: rest.topology_id(name) is None, 90)
+
+
+def python_children(pid: int, module: str) -> set[int]:
+    """Live child processes of a worker whose command line names `module` (a multilang component).
+    A child that exits while being read (a zombie, or gone) is not live: a moved executor's old child
+    is exactly that for a moment, and reading its command line then raises."""
+    found = set()
+    for c in psutil.Process(pid).children(recursive=True):
+        try:
+            if c.status() != psutil.STATUS_ZOMBIE and any(module in part for part in c.cmdline()):
+                found.add(c.pid)
+        except (psutil.ZombieProcess, psutil.NoSuchProcess):
+            continue
+    return found
 
 
 def wait_for(what: str, check, timeout_s: float = 120, poll_s: float = 1.0):

@@ -21,7 +21,7 @@ from pycontrol.migration.observe import slot_events, wait_move_done, worker_pids
 from pycontrol.storm import placement, submit
 from pycontrol.wire.executor import ExecutorId
 from pycontrol.workloads.submit import submit_workload
-from tests.conftest import submitted_topology, wait_for
+from tests.conftest import python_children, submitted_topology, wait_for
 
 pytestmark = pytest.mark.cluster
 
@@ -177,11 +177,6 @@ def test_one_plan_moving_several_executors_into_a_worker_builds_them_together(cl
     assert all(psutil.pid_exists(p) for p in pids.values())
 
 
-def _python_children(pid: int, module: str) -> set[int]:
-    return {c.pid for c in psutil.Process(pid).children(recursive=True)
-            if any(module in part for part in c.cmdline())}
-
-
 def test_a_python_shellbolt_executor_moves_with_its_child_process(cluster, relay):
     """Multilang: the Python child of the moved ShellBolt executor starts on the target worker and stops
     on the source worker; both worker JVMs live on and the stream keeps being acked."""
@@ -202,7 +197,7 @@ def test_a_python_shellbolt_executor_moves_with_its_child_process(cluster, relay
         slots = {f"{p.host}:{p.port}" for p in places}
         pids = worker_pids(cluster.spec, topo_id, slots)
         split = "SplitSentenceBolt"
-        before = {slot: _python_children(pid, split) for slot, pid in pids.items()}
+        before = {slot: python_children(pid, split) for slot, pid in pids.items()}
         assert len(before[source]) == 1 and len(before[target]) == 1, before
         t0_ms = time.time() * 1000
         host, port = target.rsplit(":", 1)
@@ -211,7 +206,7 @@ def test_a_python_shellbolt_executor_moves_with_its_child_process(cluster, relay
         wait_move_done(cluster.spec, mover.executor, source, target, t0_ms, 120)
         assert worker_pids(cluster.spec, topo_id, slots) == pids
         after = wait_for("the Python child moved with its executor",
-                         lambda: (a := {slot: _python_children(pid, split) for slot, pid in pids.items()})
+                         lambda: (a := {slot: python_children(pid, split) for slot, pid in pids.items()})
                          and len(a[source]) == 0 and len(a[target]) == 2 and a, 60)
         assert before[target] <= after[target], "the target's own child was not restarted"
         assert all(psutil.pid_exists(p) for p in pids.values())

@@ -24,7 +24,7 @@ from pycontrol.cluster.spec import make_spec
 from pycontrol.metrics.zk import MetricsZk
 from pycontrol.storm import placement, submit
 from pycontrol.workloads.submit import submit_workload
-from tests.conftest import SLOW_START, TEST_PORT_BASE, LiveCluster, live_cluster, wait_for
+from tests.conftest import SLOW_START, TEST_PORT_BASE, LiveCluster, live_cluster, python_children, wait_for
 from tests.integration.migration_runs import (FeedSwitch, Mover, both_workers, executors_of, expected_counts,
                                               pids_of, ui_shows, wait_stream_settled)
 from tests.integration.workload_runs import Run, sentences_subset
@@ -118,11 +118,6 @@ def test_an_acked_word_count_survives_three_live_moves_with_exact_counts(release
         run.kill()
 
 
-def _python_children(pid: int, module: str) -> set[int]:
-    return {c.pid for c in psutil.Process(pid).children(recursive=True)
-            if any(module in part for part in c.cmdline())}
-
-
 def test_a_python_executor_moves_with_its_child_process(release):
     rest = release.rest
     run = Run(release, "wordcount-py", "versions-wc-py",
@@ -137,12 +132,12 @@ def test_a_python_executor_moves_with_its_child_process(release):
         source = mover.assignment()[executor]
         target = b if source == a else a
         split = "SplitSentenceBolt"
-        before = {slot: _python_children(pid, split) for slot, pid in pids.items()}
+        before = {slot: python_children(pid, split) for slot, pid in pids.items()}
         assert len(before[source]) >= 1, before
         mover.finish(mover.move(executor, target))
         assert pids_of(release, run.topo_id, (a, b)) == pids, "a worker JVM was restarted by the move"
         after = wait_for("the Python child moved with its executor",
-                         lambda: (c := {slot: _python_children(pid, split) for slot, pid in pids.items()})
+                         lambda: (c := {slot: python_children(pid, split) for slot, pid in pids.items()})
                          and len(c[source]) == len(before[source]) - 1
                          and len(c[target]) == len(before[target]) + 1 and c, 60)
         assert before[target] <= after[target] and after[source] <= before[source], \

@@ -36,28 +36,13 @@ TARGETS = {"compute": {"worker_cpu_mean": 51.0, "throughput": 14.0},
            "comm": {"inter_node_share": -88.0, "throughput": 19.0, "latency_p50_ms": -14.0}}
 PLOTTED = {"compute": ("throughput", "worker_cpu_mean", "worker_cpu_cv", "inter_node_share"),
            "comm": ("inter_node_share", "throughput", "latency_p50_ms", "worker_cpu_cv")}
-# Every worker has room in the communication experiment (its "nodes" share one machine), so OTD's
-# Algorithm 2 (communication optimisation) decides; any move saving more than 1 tuple/s qualifies.
-# Both experiments let a move take a worker's last spout or bolt executor, as the paper's algorithms do: the
-# word count has an acker in every worker, so the worker runs on. With the controller's default (never the
-# last one), Algorithm 2 stopped after 2 moves with about a third of the traffic still crossing nodes: the
-# remaining candidates were each alone in their worker (results/otd/quick-even).
-# Saturated, the nodes of the communication experiment share the machine's CPUs, so a node that took all the
-# executors can use nearly all of it: 1.0 (a worker using its node's even part or more) is high.
+# Communication experiment: every worker has room (the nodes share one machine), so Algorithm 2 decides;
+# moves may take a worker's last executor, as the paper's algorithms do. Why these values: "Tuning
+# history" in results/otd/README.md.
 COMM_OTD = {"threshold_asc": 1, "node_cpu_background": False, "low_cpu": 0.95, "high_cpu": 1.0,
             "low_queue": 50000, "high_queue": 100000, "may_take_last_executor": True}
-# Pinned nodes make a worker's share absolute (its CPU over its part of its own node's CPU), so fixed
-# thresholds mean the same on every run. Case 1 moves load onto a node only while that node reads low and
-# another high, so the thresholds are where the nodes end up. With 0.85 / 0.8 node2 settled near 0.8
-# (results/otd/quick-compute-room). With 0.92 / 0.88 node1, saturated, averaged 0.914: mostly not high, so
-# little moved back and node2 again sat near 0.8 (quick-compute-warm). With 0.9 / 0.86 (these), just under a
-# saturated node's reading, node2 settled at 0.888 (quick-compute-warm-090). OTD's defaults (0.8 / 0.5) stop
-# once the small node is half busy.
-# Algorithm 1 may relieve inside a node (relieve_within_node, the paper's reading), although a node's workers
-# share its one CPU here: 8 of the 23 moves of quick-compute-warm-090 went between node2's workers and relieved
-# nothing. Without them (relieve_within_node false, quick-compute-across), node1 reading high with node2 low
-# moved splits back to node2 instead (6 of 26 moves), and Algorithm 2 moved splits onto node1 whenever node1
-# dipped below high: the nodes swung (last half: node1 0.85, node2 0.72 cores) and the run reached +39.2 %.
+# Compute experiment: pinned nodes make a worker's share absolute, so fixed thresholds mean the same on
+# every run; 0.9 / 0.86 sit just under a saturated node's reading ("Tuning history", results/otd/README.md).
 COMPUTE_OTD = {"threshold_asc": 1, "node_cpu_background": False, "high_cpu": 0.9, "low_cpu": 0.86,
                "low_queue": 50000, "high_queue": 100000, "may_take_last_executor": True}
 
@@ -79,37 +64,27 @@ class Options:
     pin_nodes: bool = True    # compute: each node on its own CPU(s)
 
 
-# The OTD phase is long enough that its last half (the "OTD" figures) comes after the moves: on the compute
-# experiment's uneven nodes OTD moved 15 executors, one per 15 s (cycle 5 s, cooldown 10 s), so it
-# converged about 240 s into the phase (results/otd/quick-compute-uneven, a 240 s phase).
+# The OTD phase is long enough that its last half (the "OTD" figures) comes after OTD's moves.
 QUICK = {"default_s": 60, "otd_s": 480, "sizes": scaling.QUICK_SIZES, "warmup": 1, "repeats": 3}
 FULL = {"default_s": 180, "otd_s": 720, "sizes": scaling.FULL_SIZES, "warmup": 2, "repeats": 5}
 
 
-# The heavy word count's per-key cost does not drift here: the splits take shuffled sentences, so a drift
-# changes every split's cost alike (no executor becomes hot) and only moves the total; with a 60 s drift the
-# warm-up control (--control, no moves) saw throughput +90 % between the phases (results/otd/quick-saturated-control).
+# No drift of the heavy word count's per-key cost: with shuffled sentences a drift moves every split's
+# cost alike and only shifts the total, which a control saw as +90 % throughput between phases.
 NO_DRIFT_S = 86_400
-# Before the default phase is measured. The saturated run warms up for minutes: with no move, throughput
-# doubled over 9 min while node2's CPU stayed flat (results/otd/quick-compute-uneven-480-control), as five
-# JVMs compiling on one pinned core would. 60 s left the default phase cold (quick-compute-window10: 700
-# words/s against about 1760 in the runs before), which flatters OTD.
+# Before the default phase is measured: JVMs compiling on pinned cores warm up for minutes, and a cold
+# default phase flatters OTD.
 COMPUTE_WARMUP_S = 300.0
 SATURATING_RATE = 100_000   # sentences/s offered: far above what the local cluster takes
 PENDING = 100               # sentences in flight per spout task
-# The compute experiment's nodes differ in size, as a cluster's machines often do: node1 offers 1 slot, node2
-# 5. Storm's default placement spreads the workers over the slots and the executors evenly over the workers,
-# not by node capacity, so node2 gets five sixths of the splits on the same one CPU, and node1 idles.
-# (With 2 + 1 workers on equal nodes the metric's ceiling was +38 %, below the target: results/otd/README.md.)
+# Nodes of different sizes (1 and 5 slots): Storm spreads executors evenly over workers, not by node
+# capacity, so node2 holds five sixths of the splits on one CPU and node1 idles.
 COMPUTE_NODE_SLOTS = (1, 5)
 COMPUTE_WORKERS = sum(COMPUTE_NODE_SLOTS)
 COMPUTE_SPLITS = 24         # 4 per worker: fine enough that moving splits can even the nodes out
-# Enough in flight that the two nodes' CPUs, not the spout's pending limit, bound throughput once balanced
-# (with 100, neither node was saturated after OTD's moves).
+# Enough in flight that the nodes' CPUs, not the spout's pending limit, bound throughput once balanced.
 COMPUTE_PENDING = 1000
-# Metrics windows of 10 s instead of 5: a saturated pinned node read anywhere from 0.82 to 0.98 of its core
-# window to window, more than a split's share (about 0.05), so 5 s readings put a saturated node below
-# low_cpu now and then and OTD overshot (results/otd/quick-compute-thresholds).
+# 10 s metrics windows: 5 s readings of a saturated pinned node swing more than one split's share.
 COMPUTE_METRICS_PERIOD_S = 10
 
 
