@@ -29,8 +29,8 @@ def _rates(text: str) -> list[float]:
 @click.command("elastic")
 @click.option("--repeat", type=int, default=3, show_default=True, help="Repetitions (each runs all three placements, order rotated).")
 @click.option("--rates", default="200,600,1200", show_default=True, help="Top-K input steps, tuples/s.")
-@click.option("--dwell", "dwell_s", type=float, default=30.0, show_default=True, help="Seconds at each rate.")
-@click.option("--settle", "settle_s", type=float, default=10.0, show_default=True,
+@click.option("--dwell", "dwell_s", type=float, default=15.0, show_default=True, help="Seconds at each rate.")
+@click.option("--settle", "settle_s", type=float, default=5.0, show_default=True,
               help="Seconds at the start of each step left out of its figures.")
 @click.option("--link-bandwidth", default="10mbit", show_default=True, help="Each node's shaped egress link (netns only).")
 @click.option("--network", type=click.Choice(["auto", "netns", "loopback"]), default="auto", show_default=True,

@@ -83,7 +83,7 @@ def run_elastic(home: Path, out: Path, echo: Callable[[str], None], *, port_base
         mz = MetricsZk.sharing(client, auth=auth)
         if not mz.start(30):
             raise UserError("cannot reach the cluster's ZooKeeper")
-        sampler = NodeSampler(mz)
+        sampler = NodeSampler(mz, [n.host for n in spec.node_specs])
         try:
             for workload, name, settings in BACKGROUND:
                 echo(f"background: {workload} as {name} ({' '.join(settings)}), Storm's default placement")
@@ -138,8 +138,6 @@ def _one_run(spec: ClusterSpec, rest, layout: Layout, schedule: Path, kind: str,
     tid = wait_until(f"{TOPK_NAME} listed", lambda: rest.topology_id(TOPK_NAME), 120)
     try:
         wait_until(f"{TOPK_NAME} acking", lambda: placement.acked(rest, tid) > 0, START_TIMEOUT_S)
-        where = sorted({f"{p.host}:{p.port}" for p in placement.placement(rest, tid)})
-        echo(f"  {TOPK_NAME} placed on {where}")
         steps = []
         for rate in rates:
             _set_rate(schedule, rate)
@@ -147,6 +145,9 @@ def _one_run(spec: ClusterSpec, rest, layout: Layout, schedule: Path, kind: str,
             echo(f"  {rate:g} tuples/s for {dwell_s:g} s")
             time.sleep(dwell_s)
             steps.append({"rate": rate, "measured": [t0 + settle_s, t0 + dwell_s]})
+        # Read while it runs (every worker has reported by now): the placement the figures belong to.
+        where = sorted({f"{p.host}:{p.port}" for p in placement.placement(rest, tid)})
+        echo(f"  {TOPK_NAME} ran on {where}")
         time.sleep(3)   # the spout writes each second's line shortly after it ends
         rows = series.read_series(locate.artifact_dirs(layout.logs, tid))
         secs = [summary.Second(r.ts, r.acked, r.latency_mean_ms, r.latency_p99_ms) for r in rows]

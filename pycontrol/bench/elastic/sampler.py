@@ -6,6 +6,7 @@ documents and takes the node's interfaces' traffic from its freshest one. The re
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterable
 
 from pycontrol.bench.elastic.summary import NodeSample
@@ -13,14 +14,20 @@ from pycontrol.metrics.zk import MetricsZk
 from pycontrol.wire.metrics_document import WorkerDoc
 
 
-def node_samples(docs: Iterable[WorkerDoc], stale_after_s: float = 15.0) -> list[NodeSample]:
+def node_samples(docs: Iterable[WorkerDoc], hosts: Iterable[str] = (), now_s: float = 0.0,
+                 stale_after_s: float = 15.0) -> list[NodeSample]:
     """One sample per host from the workers' latest documents (all topologies); a worker whose document
-    is older than stale_after_s behind the host's newest (a killed worker's leftover) is left out."""
-    by_host: dict[str, list[WorkerDoc]] = {}
+    is older than stale_after_s behind the host's newest (a killed worker's leftover) is left out. A host
+    of `hosts` with no document runs no worker: a sample at now_s with no worker CPU and no traffic
+    (its supervisor's heartbeats are not counted), so a node the placement left empty counts as idle."""
+    by_host: dict[str, list[WorkerDoc]] = {h: [] for h in hosts}
     for d in docs:
         by_host.setdefault(d.host, []).append(d)
     out = []
     for host, ds in sorted(by_host.items()):
+        if not ds:
+            out.append(NodeSample(now_s, host, 0.0, 0.0))
+            continue
         newest = max(ds, key=lambda d: d.window_end_ms)
         fresh = [d for d in ds if newest.window_end_ms - d.window_end_ms <= stale_after_s * 1000]
         rx = sum(n.rx_bytes_per_s for n in newest.net)
@@ -33,8 +40,8 @@ def node_samples(docs: Iterable[WorkerDoc], stale_after_s: float = 15.0) -> list
 class NodeSampler:
     """Reads every topology's documents every poll_s seconds; keeps one sample per host and window end."""
 
-    def __init__(self, mz: MetricsZk, poll_s: float = 2.5):
-        self.mz, self.poll_s = mz, poll_s
+    def __init__(self, mz: MetricsZk, hosts: Iterable[str], poll_s: float = 2.5):
+        self.mz, self.hosts, self.poll_s = mz, tuple(hosts), poll_s
         self.samples: list[NodeSample] = []
         self._seen: set[tuple[str, float]] = set()
         self._stop = threading.Event()
@@ -52,7 +59,7 @@ class NodeSampler:
             docs = []
             for topo in self.mz.topology_ids():
                 docs.extend(self.mz.read(topo).docs.values())
-            for s in node_samples(docs):
+            for s in node_samples(docs, self.hosts, round(time.time(), 1)):
                 if (s.host, s.at) not in self._seen:
                     self._seen.add((s.host, s.at))
                     self.samples.append(s)

@@ -78,6 +78,8 @@ def test_a_node_sample_sums_its_fresh_workers_and_takes_the_larger_traffic_direc
                         doc("h1", 3, 50_000, 7.0, 0, 0),           # a killed worker's leftover
                         doc("h2", 1, 99_000, 0.1, 80, 20)])
     assert got == [NodeSample(100.0, "h1", 0.75, 30.0), NodeSample(99.0, "h2", 0.1, 80.0)]
+    with_idle = node_samples([doc("h1", 1, 100_000, 0.25, 10, 30)], hosts=["h1", "h3"], now_s=101.0)
+    assert with_idle == [NodeSample(100.0, "h1", 0.25, 30.0), NodeSample(101.0, "h3", 0.0, 0.0)]
 
 
 def test_link_rates_follow_tc_units():

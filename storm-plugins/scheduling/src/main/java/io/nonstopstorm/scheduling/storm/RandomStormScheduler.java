@@ -51,7 +51,7 @@ public class RandomStormScheduler extends ConfiguredScheduler {
         long seed;
         Object raw = td.getConf().get(SEED_KEY);
         if (raw == null) {
-            seed = td.getId().hashCode();
+            seed = td.getId().hashCode() & 0x7fffffffL;   // a valid value of the key, so it can be repeated
         } else if (raw instanceof Number n && n.doubleValue() >= 0 && n.doubleValue() == Math.rint(n.doubleValue())) {
             seed = n.longValue();
         } else {

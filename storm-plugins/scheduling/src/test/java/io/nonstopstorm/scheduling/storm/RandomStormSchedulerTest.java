@@ -47,6 +47,19 @@ class RandomStormSchedulerTest {
     }
 
     @Test
+    void withoutASeedTheTopologyIdSeedsItAsAValidValueOfTheKey() {
+        List<Long> seeds = new ArrayList<>();
+        RandomStormScheduler s = new RandomStormScheduler(seed -> {
+            seeds.add(seed);
+            return new Random(seed);
+        });
+        TopologyDetails wc = wordCount("wc-with-a-negative-hash-1", 2, Map.of("nonstop.scheduler", "random"));
+        assertTrue(placed(s, wc).getUnassignedExecutors(wc).isEmpty());
+        assertEquals(List.of(wc.getId().hashCode() & 0x7fffffffL), seeds);
+        assertTrue(seeds.get(0) >= 0);
+    }
+
+    @Test
     void aBadSeedFallsBackToTheDefaultWithTheReason() {
         TopologyDetails wc = wordCount("wc", 2, Map.of("nonstop.scheduler", "random", "nonstop.random.seed", "soon"));
         Cluster c = placed(new RandomStormScheduler(), wc);
