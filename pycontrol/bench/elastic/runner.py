@@ -68,6 +68,10 @@ def run_elastic(home: Path, out: Path, echo: Callable[[str], None], *, port_base
         extra["nonstop.node.bandwidth.bytes.per.sec"] = link_bytes
     spec = make_spec(home, nodes=NODES, slots=SLOTS, network=network, port_base=port_base, extra_conf=extra,
                      link_bandwidth=link_bandwidth if network == "netns" else None)
+    clash = ephemeral_clash(max(p for n in spec.node_specs for p in (n.thrift_port, *n.slot_ports)),
+                            _ephemeral_low())
+    if clash:
+        echo(clash)
     cpus = len(os.sched_getaffinity(0))
     # Nodes are not pinned (3 nodes on few CPUs cannot each have their own): each node is credited an
     # equal share of the machine's CPUs, and its CPU is what its worker JVMs use.
@@ -161,6 +165,23 @@ def _one_run(spec: ClusterSpec, rest, layout: Layout, schedule: Path, kind: str,
     wait_until(f"{TOPK_NAME} gone", lambda: rest.topology_id(TOPK_NAME) is None, 180)
     return {"placement": kind, "topology_id": tid, "workers": where, "steps": steps,
             "machine_start": load_start, "machine_end": machine.now()}
+
+
+def ephemeral_clash(highest_port: int, ephemeral_low: int | None) -> str | None:
+    """A warning when the cluster's ports reach into the kernel's ephemeral range: a worker's outgoing
+    connection can take a slot's port, and the worker placed there then fails to bind (seen at port
+    base 36700: "Address already in use", the Top-K run never acked)."""
+    if ephemeral_low is None or highest_port < ephemeral_low:
+        return None
+    return (f"warning: the cluster's ports reach {highest_port}, inside the ephemeral range from {ephemeral_low}: "
+            f"a slot may be taken by an outgoing connection; choose a --port-base below {ephemeral_low - 200}")
+
+
+def _ephemeral_low() -> int | None:
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _set_rate(schedule: Path, rate: float) -> None:

@@ -88,3 +88,10 @@ def test_link_rates_follow_tc_units():
     for bad in ("fast", "0mbit", "10mb"):
         with pytest.raises(UserError):
             bytes_per_second(bad)
+
+
+def test_ports_inside_the_ephemeral_range_are_warned_about():
+    from pycontrol.bench.elastic.runner import ephemeral_clash
+    assert ephemeral_clash(19_900, 32_768) is None
+    assert ephemeral_clash(30_000, None) is None
+    assert "--port-base below 32568" in ephemeral_clash(36_860, 32_768)
