@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Its scheduler</b>, named by {@code nonstop.scheduler} in the topology's conf:
  *       {@code aniello-offline}, {@code aniello-online}, {@code slot-aware} (or {@code sam}),
  *       {@code elastic} (or {@code elastic-allocator}), {@code ras} (or {@code resource-aware}: Storm's
- *       ResourceAwareScheduler on that topology alone), {@code otd} (online task deployment); trimmed, any
+ *       ResourceAwareScheduler on that topology alone), {@code otd} (online task deployment), {@code random}
+ *       (the Random baseline, {@link RandomStormScheduler}); trimmed, any
  *       case. It places the topology when executors lack a slot, and (online and OTD only) reschedules it;
  *       a scheduler that cannot place falls back to the DefaultScheduler for that topology. Each round in
  *       which it changes the placement (or OTD raises a warning) writes one record to
@@ -103,7 +104,8 @@ public class NonstopScheduler implements IScheduler {
         metrics = injectedMetrics != null ? injectedMetrics : metricsPlane(c);
         schedulers = List.of(new AnielloOfflineStormScheduler(), new AnielloOnlineStormScheduler(metrics, clock),
                              new SlotAwareStormScheduler(), new ElasticStormScheduler(metrics, System::nanoTime),
-                             new ResourceAwareStormScheduler(), new OtdStormScheduler(metrics, clock));
+                             new ResourceAwareStormScheduler(), new OtdStormScheduler(metrics, clock),
+                             new RandomStormScheduler());
         for (ConfiguredScheduler s : schedulers) {
             s.prepare(c, metricsRegistry);
             s.recordDecisionsWith(this::record);
