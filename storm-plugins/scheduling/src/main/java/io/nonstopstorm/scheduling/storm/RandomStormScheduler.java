@@ -30,17 +30,8 @@ public class RandomStormScheduler extends ConfiguredScheduler {
 
     /** For tests: the generator made from a seed. */
     RandomStormScheduler(Function<Long, RandomGenerator> randomOfSeed) {
+        super(NAME, Set.of("random-placement"), false);
         this.randomOfSeed = randomOfSeed;
-    }
-
-    @Override
-    protected String name() {
-        return NAME;
-    }
-
-    @Override
-    protected Set<String> aliases() {
-        return Set.of("random-placement");
     }
 
     @Override
