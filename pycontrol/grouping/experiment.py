@@ -9,7 +9,7 @@ import re
 import statistics
 from collections import Counter
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from pycontrol.workloads.series import Second
 
@@ -81,20 +81,23 @@ def window_stats(rows: list[Second], start_ts: int, end_ts: int) -> dict:
     }
 
 
+def _log_matches(dirs: Iterable[Path], pattern: re.Pattern) -> Iterator[re.Match]:
+    """Every match of pattern in the worker.log of each worker directory that has one."""
+    for d in dirs:
+        log = Path(d) / "worker.log"
+        if log.is_file():
+            for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+                if m := pattern.search(line):
+                    yield m
+
+
 def signals_in_logs(dirs: Iterable[Path]) -> dict:
     """CG signals the sources' workers derived, from worker.log: per edge, INCREASE/DECREASE per worker index."""
     out: dict[str, dict] = {}
-    for d in dirs:
-        log = Path(d) / "worker.log"
-        if not log.is_file():
-            continue
-        for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
-            m = _SIGNALS.search(line)
-            if not m:
-                continue
-            edge = out.setdefault(m.group(1), {"INCREASE": Counter(), "DECREASE": Counter()})
-            for worker, signal in _SIGNAL.findall(m.group(2)):
-                edge[signal][int(worker)] += 1
+    for m in _log_matches(dirs, _SIGNALS):
+        edge = out.setdefault(m.group(1), {"INCREASE": Counter(), "DECREASE": Counter()})
+        for worker, signal in _SIGNAL.findall(m.group(2)):
+            edge[signal][int(worker)] += 1
     return {e: {s: dict(sorted(c.items())) for s, c in v.items()} for e, v in out.items()}
 
 
@@ -106,17 +109,10 @@ def moves_in_logs(dirs: Iterable[Path]) -> dict:
     """CG's virtual-worker moves (each re-routes the keys of one VW) from worker.log: per edge, the number of
     moves per source task and per (from, to) pair."""
     out: dict[str, dict] = {}
-    for d in dirs:
-        log = Path(d) / "worker.log"
-        if not log.is_file():
-            continue
-        for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
-            m = _MOVE.search(line)
-            if not m:
-                continue
-            edge = out.setdefault(m.group(1), {"per_source": Counter(), "per_pair": Counter()})
-            edge["per_source"][int(m.group(2))] += 1
-            edge["per_pair"][f"{m.group(4)}->{m.group(5)}"] += 1
+    for m in _log_matches(dirs, _MOVE):
+        edge = out.setdefault(m.group(1), {"per_source": Counter(), "per_pair": Counter()})
+        edge["per_source"][int(m.group(2))] += 1
+        edge["per_pair"][f"{m.group(4)}->{m.group(5)}"] += 1
     return {e: {"moves": sum(v["per_source"].values()), "per_source": dict(sorted(v["per_source"].items())),
                 "per_pair": dict(sorted(v["per_pair"].items()))} for e, v in out.items()}
 

@@ -68,13 +68,13 @@ public record MigrationSettings(boolean enabled, long workerSyncMs, long lazyKil
         Path planDir = dir == null ? stormLocalDir.resolve(DEFAULT_PLAN_SUBDIR) : Path.of(dir.toString());
         return new MigrationSettings(
             bool(conf, ENABLED, false),
-            longValue(conf, WORKER_SYNC_MS, DEFAULT_WORKER_SYNC_MS),
-            longValue(conf, LAZY_KILL_MS, DEFAULT_LAZY_KILL_MS),
+            ConfValues.wholeNumber(conf, WORKER_SYNC_MS, DEFAULT_WORKER_SYNC_MS),
+            ConfValues.wholeNumber(conf, LAZY_KILL_MS, DEFAULT_LAZY_KILL_MS),
             bool(conf, PUSH, true),
-            longValue(conf, CONNECT_WAIT_MS, DEFAULT_CONNECT_WAIT_MS),
+            ConfValues.wholeNumber(conf, CONNECT_WAIT_MS, DEFAULT_CONNECT_WAIT_MS),
             planDir,
-            longValue(conf, PARKED_MAX_BYTES, DEFAULT_PARKED_MAX_BYTES),
-            longValue(conf, EVENTS_MAX_BYTES, DEFAULT_EVENTS_MAX_BYTES));
+            ConfValues.wholeNumber(conf, PARKED_MAX_BYTES, DEFAULT_PARKED_MAX_BYTES),
+            ConfValues.wholeNumber(conf, EVENTS_MAX_BYTES, DEFAULT_EVENTS_MAX_BYTES));
     }
 
     /** The plan file inside {@link #planDir()}. */
@@ -95,20 +95,5 @@ public record MigrationSettings(boolean enabled, long workerSyncMs, long lazyKil
             return Boolean.parseBoolean(s);
         }
         throw new IllegalArgumentException(key + " must be true or false, got '" + v + "'");
-    }
-
-    private static long longValue(Map<String, Object> conf, String key, long dflt) {
-        Object v = conf.get(key);
-        if (v == null) {
-            return dflt;
-        }
-        if (v instanceof Number n) {
-            return n.longValue();
-        }
-        try {
-            return Long.parseLong(v.toString().trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a whole number, got '" + v + "'");
-        }
     }
 }

@@ -1,5 +1,7 @@
 package io.nonstopstorm.migration.state;
 
+import io.nonstopstorm.migration.config.ConfValues;
+
 /**
  * The bounds of one handoff (docs/state-handoff.md, "Configuration"), checked once.
  *
@@ -70,25 +72,10 @@ public record HandoffLimits(long maxBytes, int chunkBytes, long earlyBufferBytes
      * @throws IllegalArgumentException naming the offending key when a value is malformed or out of range
      */
     public static HandoffLimits fromConf(java.util.Map<String, Object> conf) {
-        return new HandoffLimits(number(conf, MAX_BYTES, DEFAULTS.maxBytes),
-                                 Math.toIntExact(number(conf, CHUNK_BYTES, DEFAULTS.chunkBytes)),
-                                 number(conf, EARLY_BUFFER_BYTES, DEFAULTS.earlyBufferBytes),
-                                 number(conf, TRANSFER_TIMEOUT_MS, DEFAULTS.transferTimeoutMs),
-                                 Math.toIntExact(number(conf, RESEND_MAX, DEFAULTS.maxResends)));
-    }
-
-    private static long number(java.util.Map<String, Object> conf, String key, long dflt) {
-        Object v = conf.get(key);
-        if (v == null) {
-            return dflt;
-        }
-        if (v instanceof Number n) {
-            return n.longValue();
-        }
-        try {
-            return Long.parseLong(v.toString().trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a whole number, got '" + v + "'");
-        }
+        return new HandoffLimits(ConfValues.wholeNumber(conf, MAX_BYTES, DEFAULTS.maxBytes),
+                                 Math.toIntExact(ConfValues.wholeNumber(conf, CHUNK_BYTES, DEFAULTS.chunkBytes)),
+                                 ConfValues.wholeNumber(conf, EARLY_BUFFER_BYTES, DEFAULTS.earlyBufferBytes),
+                                 ConfValues.wholeNumber(conf, TRANSFER_TIMEOUT_MS, DEFAULTS.transferTimeoutMs),
+                                 Math.toIntExact(ConfValues.wholeNumber(conf, RESEND_MAX, DEFAULTS.maxResends)));
     }
 }

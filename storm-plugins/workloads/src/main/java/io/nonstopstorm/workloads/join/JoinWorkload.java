@@ -1,7 +1,7 @@
 package io.nonstopstorm.workloads.join;
 
+import io.nonstopstorm.workloads.DescribedWorkload;
 import io.nonstopstorm.workloads.Params;
-import io.nonstopstorm.workloads.Workload;
 import io.nonstopstorm.workloads.feed.FeedSpout;
 import java.util.Map;
 import org.apache.storm.Config;
@@ -14,22 +14,13 @@ import org.apache.storm.tuple.Fields;
  * workload.rate) -> join (fields on key, {@link WindowJoin}). One of the Elastic Allocator experiment's
  * background queries.
  */
-public final class JoinWorkload implements Workload {
-    @Override
-    public String name() {
-        return "join-java";
-    }
-
-    @Override
-    public String description() {
-        return "windowed stream join in Java: left and right (generated keys, each at workload.rate) -> join (4, fields key), "
-            + "2 workers; workload.rate, workload.keys, workload.tuple.bytes, workload.join.window.ms (1000), "
-            + "workload.join.max.per.key (64), workload.par.<component>";
-    }
-
-    @Override
-    public Map<String, Object> defaults() {
-        return Map.of(Config.TOPOLOGY_WORKERS, 2);
+public final class JoinWorkload extends DescribedWorkload {
+    public JoinWorkload() {
+        super("join-java",
+            "windowed stream join in Java: left and right (generated keys, each at workload.rate) -> join (4, fields key), "
+                + "2 workers; workload.rate, workload.keys, workload.tuple.bytes, workload.join.window.ms (1000), "
+                + "workload.join.max.per.key (64), workload.par.<component>",
+            Map.of(Config.TOPOLOGY_WORKERS, 2));
     }
 
     @Override

@@ -1,7 +1,7 @@
 package io.nonstopstorm.workloads.topk;
 
+import io.nonstopstorm.workloads.DescribedWorkload;
 import io.nonstopstorm.workloads.Params;
-import io.nonstopstorm.workloads.Workload;
 import io.nonstopstorm.workloads.feed.FeedSpout;
 import java.util.Map;
 import org.apache.storm.Config;
@@ -14,22 +14,13 @@ import org.apache.storm.tuple.Fields;
  * (fields on key; tumbling windows of workload.window.secs, partial top K per task) -> rank (global,
  * merged top K each window). workload.rate paces the items; latency is the items' (acked when counted).
  */
-public final class TopKWorkload implements Workload {
-    @Override
-    public String name() {
-        return "topk-java";
-    }
-
-    @Override
-    public String description() {
-        return "Top-K in Java: items (generated keys) -> count (4, fields key, tumbling window) -> rank (1, global), "
-            + "4 workers; workload.rate, workload.keys, workload.tuple.bytes, workload.topk.k (10), "
-            + "workload.window.secs (2), workload.par.<component>";
-    }
-
-    @Override
-    public Map<String, Object> defaults() {
-        return Map.of(Config.TOPOLOGY_WORKERS, 4);
+public final class TopKWorkload extends DescribedWorkload {
+    public TopKWorkload() {
+        super("topk-java",
+            "Top-K in Java: items (generated keys) -> count (4, fields key, tumbling window) -> rank (1, global), "
+                + "4 workers; workload.rate, workload.keys, workload.tuple.bytes, workload.topk.k (10), "
+                + "workload.window.secs (2), workload.par.<component>",
+            Map.of(Config.TOPOLOGY_WORKERS, 4));
     }
 
     @Override
