@@ -11,7 +11,7 @@ import ipaddress
 import logging
 import os
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pycontrol.cluster.spec import ClusterSpec
 from pycontrol.errors import UserError
@@ -41,6 +41,20 @@ def netns_unavailable() -> str | None:
         return f"cannot create network namespaces here ({p.stderr.strip()})"
     _run(["ip", "netns", "del", probe], check=False)
     return None
+
+
+AUTO = "auto"   # a choice for commands, never a cluster's network: made concrete by resolve()
+
+
+def resolve(requested: str, unavailable: Callable[[], str | None] = netns_unavailable) -> tuple[str, str]:
+    """`auto` made concrete: netns where namespaces can be made, else loopback; another choice is kept.
+    Returns the network and one line saying what was chosen and why (for the user and the results)."""
+    if requested != AUTO:
+        return requested, f"network: {requested} (as asked)"
+    why = unavailable()
+    if why is None:
+        return "netns", "network: netns (auto: each node in its own network namespace)"
+    return "loopback", f"network: loopback (auto: {why})"
 
 
 def check_rights() -> None:

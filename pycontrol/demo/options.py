@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pycontrol.cluster import ports
+from pycontrol.cluster import network, ports
 from pycontrol.cluster.spec import NETWORKS, NODE_PORT_STRIDE, ClusterSpec, make_spec
 from pycontrol.errors import UserError
 
@@ -15,7 +15,7 @@ PART_MOVE, PART_CONTROLLER, PART_ALL = "move", "controller", "all"
 PARTS = (PART_MOVE, PART_CONTROLLER, PART_ALL)
 # auto: network namespaces where they can be made (root), so nodes talk over real, shaped links; else
 # loopback addresses. The demo says which it used.
-NETWORK_AUTO = "auto"
+NETWORK_AUTO = network.AUTO
 DEMO_NETWORKS = (NETWORK_AUTO, *NETWORKS)
 
 
@@ -65,14 +65,9 @@ def make_options(part: str, rate: int, before_s: float, after_s: float, moves: s
 
 
 def resolve_network(opts: DemoOptions, netns_unavailable: Callable[[], str | None]) -> tuple[DemoOptions, str]:
-    """`auto` made concrete: netns when namespaces can be made, else loopback. Returns the options with
-    the network chosen and one line saying what was chosen and why (the demo prints and records it)."""
-    if opts.network != NETWORK_AUTO:
-        return opts, f"network: {opts.network} (as asked)"
-    why = netns_unavailable()
-    if why is None:
-        return replace(opts, network="netns"), "network: netns (auto: each node in its own network namespace)"
-    return replace(opts, network="loopback"), f"network: loopback (auto: {why})"
+    """The options with `auto` made concrete (network.resolve), and the line saying what and why."""
+    chosen, line = network.resolve(opts.network, netns_unavailable)
+    return replace(opts, network=chosen), line
 
 
 def check_environment(home: Path, opts: DemoOptions, nodes: int = 2, slots: int = 4) -> ClusterSpec:
@@ -81,7 +76,6 @@ def check_environment(home: Path, opts: DemoOptions, nodes: int = 2, slots: int 
     ports, one after the other)."""
     spec = make_spec(home, nodes=nodes, slots=slots, network=opts.network, port_base=opts.port_base)
     if spec.network == "netns":
-        from pycontrol.cluster import network
         network.check_rights()
     busy = ports.first_busy(spec.all_ports())
     if busy:

@@ -22,7 +22,7 @@ from pycontrol.bench.migration import machine
 from pycontrol.bench.otd.live import CLUSTER_CONF, cluster_session, wait_until
 from pycontrol.cluster import ui_token
 from pycontrol.cluster.layout import Layout
-from pycontrol.cluster.network import netns_unavailable
+from pycontrol.cluster.network import check_rights, resolve
 from pycontrol.cluster.secrets import cluster_zk_auth
 from pycontrol.cluster.spec import ClusterSpec, make_spec
 from pycontrol.errors import UserError
@@ -57,11 +57,9 @@ def run_elastic(home: Path, out: Path, echo: Callable[[str], None], *, port_base
         raise UserError(f"--rates must be positive tuples/s, got {list(rates)}")
     if not 0 <= settle_s < dwell_s:
         raise UserError(f"--settle must be >= 0 and below --dwell ({dwell_s:g} s), got {settle_s:g}")
-    why_not = netns_unavailable()
-    if network == "auto":
-        network = "loopback" if why_not else "netns"
-    elif network == "netns" and why_not:
-        raise UserError(f"--network netns: {why_not}")
+    network, _ = resolve(network)
+    if network == "netns":
+        check_rights()
     link_bytes = bytes_per_second(link_bandwidth) if network == "netns" else None
     extra = dict(CLUSTER_CONF)
     if link_bytes is not None:

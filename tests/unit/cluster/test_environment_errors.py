@@ -74,3 +74,9 @@ def test_link_shaping_picks_the_qdisc(bw, delay, kind):
     assert (q[0] if q else None) == kind
     if bw and q:
         assert bw in q
+
+
+def test_auto_is_made_concrete_and_says_why():
+    assert network.resolve("auto", lambda: None) == ("netns", "network: netns (auto: each node in its own network namespace)")
+    assert network.resolve("auto", lambda: "no root") == ("loopback", "network: loopback (auto: no root)")
+    assert network.resolve("loopback", lambda: None) == ("loopback", "network: loopback (as asked)")
