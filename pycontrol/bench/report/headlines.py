@@ -103,7 +103,36 @@ def otd_scaling(doc: Mapping) -> list[Row]:
 
 # --- Consistent Grouping --------------------------------------------------------------------------
 
+def _spread_text(sp: Mapping) -> str:
+    return f"{fmt(sp['min'])}–{fmt(sp['max'])}" if sp.get("n", 0) > 1 else "n = 1: no spread"
+
+
+def _grouping_summary(doc: Mapping) -> list[Row]:
+    """Repeated runs (benchmarks/grouping_storm.py --repeat): per scenario and grouping the medians over runs,
+    then the issue's targets on those medians."""
+    rows = []
+    for scenario, by in doc["summary"].items():
+        for grouping, s in by.items():
+            tp, p99, mem = s["throughput_per_s"], s["latency_p99_ms"], s["memory"]
+            rows.append(Row(f"{scenario}, {grouping}: acked words/s", s["runs"], tp["median"], _spread_text(tp), "runs",
+                            "kept up with the offered rate in every run" if s["all_sustained"]
+                            else "saturated (fell behind the offered rate) in at least one run"))
+            rows.append(Row(f"{scenario}, {grouping}: latency p99, pooled over the window (ms)", s["runs"],
+                            p99["median"], _spread_text(p99), "runs",
+                            f"memory {fmt(mem['median'])} x keys (median)"))
+    n = min((s["runs"] for by in doc["summary"].values() for s in by.values()), default=0)
+    for name, t in (doc.get("targets") or {}).items():
+        verdict = {True: "met", False: "not met", None: "not judged"}[t.get("met")]
+        limit = f"limit {fmt(t['limit'])}" if "limit" in t else "target above 1"
+        extra = "" if t.get("below_saturation", True) else "; a run of CG or SG saturated, so not at equal load"
+        rows.append(Row(f"target {name.replace('_', ' ')} (ratio of medians)", n, t.get("value"), limit, "runs each",
+                        f"{verdict}{extra}"))
+    return rows
+
+
 def grouping_storm(doc: Mapping) -> list[Row]:
+    if "summary" in doc:
+        return _grouping_summary(doc)
     rows = []
     for r in doc.get("runs", []):
         m = r.get("measured") or {}
@@ -277,7 +306,9 @@ HEADLINES: tuple[Headline, ...] = (
              ("otd/*/*.png",)),
     Headline("Consistent Grouping", "Consistent Grouping against key, partial-key and shuffle grouping on Storm, "
                                     "and in the simulator (latency in simulated ticks).",
-             (Source("grouping/storm-*.json", grouping_storm, f"{PY} benchmarks/grouping_storm.py --quick"),
+             (Source("grouping/storm-*.json", grouping_storm,
+                     f"{PY} benchmarks/grouping_storm.py --repeat 3 --quick --scenarios SCENARIO --groupings G1,G2,.. "
+                     "--out results/grouping/storm-NAME.json"),
               Source("grouping/*/sweep.json", grouping_sweep, "pycontrol simulate grouping --sweep PARAM=v1,v2,..."),
               Source("grouping/*/simulation.json", grouping_simulation, "pycontrol simulate grouping")),
              ("grouping/*.png", "grouping/*/*.png")),

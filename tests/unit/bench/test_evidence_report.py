@@ -141,3 +141,15 @@ def test_a_grouping_run_counts_its_tuples():
         "throughput_per_s": 300.0, "failed": 0}}]}
     [row] = build.build({"grouping/storm-quick.json": doc})[0].tables[0].rows
     assert (row.n, row.unit_of_n, row.median) == (13500, "tuples", 7.6) and "one run" in row.note
+
+
+def test_repeated_grouping_runs_give_medians_over_runs_and_the_targets_verdicts():
+    spread = {"n": 3, "median": 2.0, "min": 1.0, "max": 4.0}
+    entry = {"runs": 3, "all_sustained": False, "throughput_per_s": spread, "latency_p99_ms": spread, "memory": spread}
+    doc = {"summary": {"homogeneous": {"cg": entry}},
+           "targets": {"p99_cg_over_sg": {"value": 1.5, "limit": 1.2, "below_saturation": False, "met": None}}}
+    tp, p99, target = build.build({"grouping/storm-equal-load.json": doc})[0].tables[0].rows
+    assert (tp.n, tp.median, tp.spread) == (3, 2.0, "1–4") and "saturated" in tp.note
+    assert p99.measure.endswith("pooled over the window (ms)") and p99.unit_of_n == "runs"
+    assert (target.n, target.median, target.spread) == (3, 1.5, "limit 1.2")
+    assert target.note.startswith("not judged") and "not at equal load" in target.note
