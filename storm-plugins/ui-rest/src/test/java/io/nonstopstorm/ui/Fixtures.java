@@ -124,4 +124,10 @@ final class Fixtures {
     static <T> List<T> listOf(T... items) {
         return new ArrayList<>(List.of(items));
     }
+
+    /** The list of JSON objects a view puts under {@code key}. */
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> rows(Map<String, Object> view, String key) {
+        return (List<Map<String, Object>>) view.get(key);
+    }
 }
