@@ -49,6 +49,15 @@ def _keeper(tmp_path, script: str, *opts: str) -> subprocess.Popen:
                             start_new_session=True)
 
 
+def _wait_for_runs(k: subprocess.Popen, runs, count: int) -> None:
+    """Until the daemon has been started `count` times; the keeper must stay up meanwhile."""
+    deadline = time.monotonic() + 30
+    while not (runs.exists() and runs.read_text().count("run") >= count):
+        assert time.monotonic() < deadline, "the keeper did not start the failed daemon again"
+        assert k.poll() is None, k.stdout.read()
+        time.sleep(0.1)
+
+
 def test_a_daemon_failing_at_start_up_ends_the_keeper_with_its_code(tmp_path):
     runs = tmp_path / "runs"
     k = _keeper(tmp_path, f"echo run >> {runs}; exit 7")
@@ -64,11 +73,7 @@ def test_a_daemon_failing_after_it_ran_is_started_again(tmp_path):
     script = f'echo run >> {runs}; [ $(wc -l < {runs}) -ge 3 ] && exec sleep 60; sleep 0.6; exit 3'
     k = _keeper(tmp_path, script, "--armed-after", "0.5", "--min-delay", "0.1")
     try:
-        deadline = time.monotonic() + 30
-        while not (runs.exists() and runs.read_text().count("run") >= 3):
-            assert time.monotonic() < deadline, "the keeper did not start the failed daemon again"
-            assert k.poll() is None, k.stdout.read()
-            time.sleep(0.1)
+        _wait_for_runs(k, runs, 3)
         assert k.poll() is None
     finally:
         k.send_signal(signal.SIGTERM)
@@ -84,11 +89,7 @@ def test_a_daemon_that_was_seen_serving_is_started_again_even_after_a_short_firs
     script = f'echo run >> {runs}; [ $(wc -l < {runs}) -ge 2 ] && exec sleep 60; touch {ready}; exit 20'
     k = _keeper(tmp_path, script, "--armed-after", "60", "--min-delay", "0.1", "--ready-file", str(ready))
     try:
-        deadline = time.monotonic() + 30
-        while not (runs.exists() and runs.read_text().count("run") >= 2):
-            assert time.monotonic() < deadline, "the keeper did not start the failed daemon again"
-            assert k.poll() is None, k.stdout.read()
-            time.sleep(0.1)
+        _wait_for_runs(k, runs, 2)
     finally:
         k.send_signal(signal.SIGTERM)
         out, _ = k.communicate(timeout=10)

@@ -1,6 +1,7 @@
 package io.nonstopstorm.metrics;
 
 import io.nonstopstorm.metrics.zk.StormZk;
+import io.nonstopstorm.wire.ConfValues;
 import io.nonstopstorm.wire.ZkPaths;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -33,14 +34,14 @@ public record MetricsSettings(int periodSecs, String zkRoot, String zkConnect, i
     }
 
     public static MetricsSettings fromConf(Map<String, Object> conf) {
-        int sessionMs = intValue(conf, SESSION_TIMEOUT_MS, DEFAULT_SESSION_TIMEOUT_MS);
+        int sessionMs = ConfValues.integer(conf, SESSION_TIMEOUT_MS, DEFAULT_SESSION_TIMEOUT_MS);
         return new MetricsSettings(
-            intValue(conf, PERIOD_SECS, DEFAULT_PERIOD_SECS),
+            ConfValues.integer(conf, PERIOD_SECS, DEFAULT_PERIOD_SECS),
             String.valueOf(conf.getOrDefault(ZK_ROOT, DEFAULT_ZK_ROOT)),
             zkConnect(conf),
             sessionMs,
             Math.min(sessionMs, 15_000),
-            intValue(conf, CLOCK_TICKS, DEFAULT_CLOCK_TICKS),
+            ConfValues.integer(conf, CLOCK_TICKS, DEFAULT_CLOCK_TICKS),
             host(conf));
     }
 
@@ -62,21 +63,6 @@ public record MetricsSettings(int periodSecs, String zkRoot, String zkConnect, i
             return InetAddress.getLocalHost().getCanonicalHostName();
         } catch (UnknownHostException e) {
             return "localhost";
-        }
-    }
-
-    private static int intValue(Map<String, Object> conf, String key, int dflt) {
-        Object v = conf.get(key);
-        if (v == null) {
-            return dflt;
-        }
-        if (v instanceof Number n) {
-            return n.intValue();
-        }
-        try {
-            return Integer.parseInt(v.toString().trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be an integer, got '" + v + "'");
         }
     }
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import org.apache.storm.Config;
 import org.apache.storm.generated.ComponentAggregateStats;
 import org.apache.storm.generated.TopologyPageInfo;
@@ -107,29 +108,27 @@ public final class TopologyViews {
     }
 
     private List<Map<String, Object>> spouts(TopologyPageInfo p) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (Map.Entry<String, ComponentAggregateStats> e : sorted(p.get_id_to_spout_agg_stats()).entrySet()) {
-            ComponentAggregateStats s = e.getValue();
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("spoutId", e.getKey());
-            m.put("encodedSpoutId", LogLinks.encode(e.getKey()));
-            m.putAll(AggStats.componentTotals(AggStats.common(s)));
-            m.put("completeLatency", Pretty.decimal(AggStats.spout(s).get_complete_latency_ms()));
-            m.putAll(errors.lastError(s.get_last_error(), p.get_id()));
-            out.add(m);
-        }
-        return out;
+        return components(p, p.get_id_to_spout_agg_stats(), "spoutId", "encodedSpoutId",
+            (s, m) -> m.put("completeLatency", Pretty.decimal(AggStats.spout(s).get_complete_latency_ms())));
     }
 
     private List<Map<String, Object>> bolts(TopologyPageInfo p) {
+        return components(p, p.get_id_to_bolt_agg_stats(), "boltId", "encodedBoltId",
+            (s, m) -> m.putAll(AggStats.boltFigures(AggStats.bolt(s))));
+    }
+
+    /** One row per component, by id: its id, totals, the figures of its kind, and its last error. */
+    private List<Map<String, Object>> components(TopologyPageInfo p, Map<String, ComponentAggregateStats> stats,
+                                                 String idKey, String encodedIdKey,
+                                                 BiConsumer<ComponentAggregateStats, Map<String, Object>> figures) {
         List<Map<String, Object>> out = new ArrayList<>();
-        for (Map.Entry<String, ComponentAggregateStats> e : sorted(p.get_id_to_bolt_agg_stats()).entrySet()) {
+        for (Map.Entry<String, ComponentAggregateStats> e : sorted(stats).entrySet()) {
             ComponentAggregateStats s = e.getValue();
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("boltId", e.getKey());
-            m.put("encodedBoltId", LogLinks.encode(e.getKey()));
+            m.put(idKey, e.getKey());
+            m.put(encodedIdKey, LogLinks.encode(e.getKey()));
             m.putAll(AggStats.componentTotals(AggStats.common(s)));
-            m.putAll(AggStats.boltFigures(AggStats.bolt(s)));
+            figures.accept(s, m);
             m.putAll(errors.lastError(s.get_last_error(), p.get_id()));
             out.add(m);
         }

@@ -1,6 +1,7 @@
 package io.nonstopstorm.ui;
 
 import static io.nonstopstorm.ui.Fixtures.listOf;
+import static io.nonstopstorm.ui.Fixtures.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
@@ -55,8 +56,7 @@ class ClusterViewsTest {
     @Test
     void nimbusSummaryMarksLeaderAndSilentSeeds() {
         ClusterSummary onlyLeader = new ClusterSummary(listOf(), listOf(), listOf(Fixtures.nimbus("nimbus-a", 6627, true)));
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> nimbuses = (List<Map<String, Object>>) views.nimbusSummary(onlyLeader).get("nimbuses");
+        List<Map<String, Object>> nimbuses = rows(views.nimbusSummary(onlyLeader), "nimbuses");
         assertEquals(2, nimbuses.size());
         assertEquals("nimbus-a", nimbuses.get(0).get("host"));
         assertEquals("Leader", nimbuses.get(0).get("status"));
@@ -66,15 +66,13 @@ class ClusterViewsTest {
         assertEquals("nimbus-b", nimbuses.get(1).get("host"));
         assertEquals("Offline", nimbuses.get(1).get("status"));
 
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> both = (List<Map<String, Object>>) views.nimbusSummary(cluster()).get("nimbuses");
+        List<Map<String, Object>> both = rows(views.nimbusSummary(cluster()), "nimbuses");
         assertEquals(List.of("Leader", "Not a Leader"), both.stream().map(n -> n.get("status")).toList());
     }
 
     @Test
     void supervisorSummaryDescribesEachSupervisor() {
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> sups = (List<Map<String, Object>>) views.supervisorSummary(cluster()).get("supervisors");
+        List<Map<String, Object>> sups = rows(views.supervisorSummary(cluster()), "supervisors");
         Map<String, Object> s = sups.get(0);
         assertEquals("sup-1", s.get("id"));
         assertEquals("host-a", s.get("host"));
@@ -92,8 +90,7 @@ class ClusterViewsTest {
 
     @Test
     void topologySummaryDescribesEachTopology() {
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> topos = (List<Map<String, Object>>) views.topologySummary(cluster()).get("topologies");
+        List<Map<String, Object>> topos = rows(views.topologySummary(cluster()), "topologies");
         Map<String, Object> t = topos.get(0);
         assertEquals("t1-1-1", t.get("id"));
         assertEquals("t1", t.get("name"));

@@ -1,6 +1,7 @@
 package io.nonstopstorm.ui;
 
 import static io.nonstopstorm.ui.Fixtures.listOf;
+import static io.nonstopstorm.ui.Fixtures.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -65,9 +66,7 @@ class ComponentViewsTest {
 
     @Test
     void boltExecutorStatsAreOrderedByTaskAndCarryBoltFigures() {
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> execs = (List<Map<String, Object>>) views.componentPage(boltPage(), "wc-1-100", "split", "600")
-            .get("executorStats");
+        List<Map<String, Object>> execs = rows(views.componentPage(boltPage(), "wc-1-100", "split", "600"), "executorStats");
         assertEquals(List.of("[1-2]", "[3-4]"), execs.stream().map(e -> e.get("id")).toList());
         Map<String, Object> first = execs.get(0);
         assertEquals("host-a", first.get("host"));
@@ -88,27 +87,22 @@ class ComponentViewsTest {
     @Test
     void boltWindowInputAndOutputStats() {
         Map<String, Object> m = views.componentPage(boltPage(), "wc-1-100", "split", ":all-time");
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> windows = (List<Map<String, Object>>) m.get("boltStats");
+        List<Map<String, Object>> windows = rows(m, "boltStats");
         assertEquals(List.of("600", ":all-time"), windows.stream().map(w -> w.get("window")).toList());
         assertEquals(810L, windows.get(1).get("executed"));
         assertEquals("0.400", windows.get(1).get("capacity"));
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> inputs = (List<Map<String, Object>>) m.get("inputStats");
+        List<Map<String, Object>> inputs = rows(m, "inputStats");
         assertEquals("words", inputs.get(0).get("component"));
         assertEquals("default", inputs.get(0).get("stream"));
         assertEquals(810L, inputs.get(0).get("executed"));
         assertEquals(3L, inputs.get(0).get("failed"));
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> outputs = (List<Map<String, Object>>) m.get("outputStats");
+        List<Map<String, Object>> outputs = rows(m, "outputStats");
         assertEquals(Map.of("stream", "default", "emitted", 1000L, "transferred", 900L), outputs.get(0));
     }
 
     @Test
     void componentErrorsOldestFirstWithLapsedSeconds() {
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> errors = (List<Map<String, Object>>) views.componentPage(boltPage(), "wc-1-100", "split", "600")
-            .get("componentErrors");
+        List<Map<String, Object>> errors = rows(views.componentPage(boltPage(), "wc-1-100", "split", "600"), "componentErrors");
         assertEquals(List.of("early", "late"), errors.stream().map(e -> e.get("error")).toList());
         assertEquals(50L, errors.get(0).get("errorLapsedSecs"));
         assertEquals(6700, errors.get(0).get("errorPort"));
@@ -126,12 +120,10 @@ class ComponentViewsTest {
             Fixtures.spoutStats(Fixtures.common(1, 1, 50, 50, 40, 1), 7.25))));
         Map<String, Object> m = views.componentPage(p, "wc-1-100", "words", "600");
         assertEquals("spout", m.get("componentType"));
-        @SuppressWarnings("unchecked")
-        Map<String, Object> summary = ((List<Map<String, Object>>) m.get("spoutSummary")).get(0);
+        Map<String, Object> summary = rows(m, "spoutSummary").get(0);
         assertEquals("7.250", summary.get("completeLatency"));
         assertEquals(40L, summary.get("acked"));
-        @SuppressWarnings("unchecked")
-        Map<String, Object> exec = ((List<Map<String, Object>>) m.get("executorStats")).get(0);
+        Map<String, Object> exec = rows(m, "executorStats").get(0);
         assertEquals("[5-5]", exec.get("id"));
         assertEquals("7.250", exec.get("completeLatency"));
         assertFalse(exec.containsKey("capacity"));

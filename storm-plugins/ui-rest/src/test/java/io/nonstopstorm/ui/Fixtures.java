@@ -68,20 +68,21 @@ final class Fixtures {
         b.set_process_latency_ms(proc);
         b.set_executed(executed);
         b.set_capacity(capacity);
-        ComponentAggregateStats s = new ComponentAggregateStats();
-        s.set_type(ComponentType.BOLT);
-        s.set_common_stats(common);
-        s.set_specific_stats(SpecificAggregateStats.bolt(b));
-        return s;
+        return componentStats(ComponentType.BOLT, common, SpecificAggregateStats.bolt(b));
     }
 
     static ComponentAggregateStats spoutStats(CommonAggregateStats common, double completeLatency) {
         SpoutAggregateStats sp = new SpoutAggregateStats();
         sp.set_complete_latency_ms(completeLatency);
+        return componentStats(ComponentType.SPOUT, common, SpecificAggregateStats.spout(sp));
+    }
+
+    private static ComponentAggregateStats componentStats(ComponentType type, CommonAggregateStats common,
+                                                          SpecificAggregateStats specific) {
         ComponentAggregateStats s = new ComponentAggregateStats();
-        s.set_type(ComponentType.SPOUT);
+        s.set_type(type);
         s.set_common_stats(common);
-        s.set_specific_stats(SpecificAggregateStats.spout(sp));
+        s.set_specific_stats(specific);
         return s;
     }
 
@@ -122,5 +123,11 @@ final class Fixtures {
     @SafeVarargs
     static <T> List<T> listOf(T... items) {
         return new ArrayList<>(List.of(items));
+    }
+
+    /** The list of JSON objects a view puts under {@code key}. */
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> rows(Map<String, Object> view, String key) {
+        return (List<Map<String, Object>>) view.get(key);
     }
 }

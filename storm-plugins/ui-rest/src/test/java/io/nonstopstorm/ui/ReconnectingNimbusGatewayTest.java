@@ -57,6 +57,14 @@ class ReconnectingNimbusGatewayTest {
         };
     }
 
+    /** A gateway that has read from a reachable Nimbus once, so it holds an open connection. */
+    private ReconnectingNimbusGateway connectedGateway() throws Exception {
+        nimbusUp = true;
+        ReconnectingNimbusGateway g = gateway();
+        g.clusterInfo();
+        return g;
+    }
+
     @Test
     void unreachableNimbusIsUnavailableAndRetriedOnTheNextCall() throws Exception {
         ReconnectingNimbusGateway g = gateway();
@@ -70,9 +78,7 @@ class ReconnectingNimbusGatewayTest {
 
     @Test
     void cachedConnectionThatBreaksIsReplacedOnceForReads() throws Exception {
-        nimbusUp = true;
-        ReconnectingNimbusGateway g = gateway();
-        g.clusterInfo();
+        ReconnectingNimbusGateway g = connectedGateway();
         openConnectionsBroken = true;   // Nimbus restarted since
         assertSame(summary, g.clusterInfo());
         assertEquals(List.of("connect", "getClusterInfo", "getClusterInfo", "close", "connect", "getClusterInfo"), events);
@@ -80,9 +86,7 @@ class ReconnectingNimbusGatewayTest {
 
     @Test
     void brokenConnectionIsNotRetriedForOperations() throws Exception {
-        nimbusUp = true;
-        ReconnectingNimbusGateway g = gateway();
-        g.clusterInfo();
+        ReconnectingNimbusGateway g = connectedGateway();
         openConnectionsBroken = true;
         events.clear();
         // Nimbus may have applied the kill before the connection broke: report, don't repeat.
@@ -94,9 +98,7 @@ class ReconnectingNimbusGatewayTest {
 
     @Test
     void nimbusDownWhileReconnectingIsUnavailable() throws Exception {
-        nimbusUp = true;
-        ReconnectingNimbusGateway g = gateway();
-        g.clusterInfo();
+        ReconnectingNimbusGateway g = connectedGateway();
         openConnectionsBroken = true;
         nimbusUp = false;
         assertThrows(NimbusUnavailableException.class, g::clusterInfo);

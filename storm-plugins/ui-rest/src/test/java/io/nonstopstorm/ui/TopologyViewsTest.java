@@ -1,5 +1,6 @@
 package io.nonstopstorm.ui;
 
+import static io.nonstopstorm.ui.Fixtures.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -70,8 +71,7 @@ class TopologyViewsTest {
 
     @Test
     void topologyStatsListsEachWindowShortestFirst() {
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> stats = (List<Map<String, Object>>) views.topologyPage(page(), ":all-time").get("topologyStats");
+        List<Map<String, Object>> stats = rows(views.topologyPage(page(), ":all-time"), "topologyStats");
         assertEquals(List.of("600", ":all-time"), stats.stream().map(s -> s.get("window")).toList());
         Map<String, Object> recent = stats.get(0);
         assertEquals("10m 0s", recent.get("windowPretty"));
@@ -86,8 +86,7 @@ class TopologyViewsTest {
 
     @Test
     void spoutsCarryCountersLatencyAndLastError() {
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> spouts = (List<Map<String, Object>>) views.topologyPage(page(), "600").get("spouts");
+        List<Map<String, Object>> spouts = rows(views.topologyPage(page(), "600"), "spouts");
         Map<String, Object> s = spouts.get(0);
         assertEquals("words", s.get("spoutId"));
         assertEquals(2, s.get("executors"));
@@ -104,8 +103,7 @@ class TopologyViewsTest {
 
     @Test
     void boltsAreSortedAndCarryExecuteFigures() {
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> bolts = (List<Map<String, Object>>) views.topologyPage(page(), "600").get("bolts");
+        List<Map<String, Object>> bolts = rows(views.topologyPage(page(), "600"), "bolts");
         assertEquals(List.of("count", "split"), bolts.stream().map(b -> b.get("boltId")).toList());
         Map<String, Object> split = bolts.get(1);
         assertEquals(2, split.get("executors"));
@@ -121,8 +119,7 @@ class TopologyViewsTest {
 
     @Test
     void workersListHostPortAndTasks() {
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> workers = (List<Map<String, Object>>) views.topologyPage(page(), "600").get("workers");
+        List<Map<String, Object>> workers = rows(views.topologyPage(page(), "600"), "workers");
         Map<String, Object> w = workers.get(0);
         assertEquals("host-a", w.get("host"));
         assertEquals(6700, w.get("port"));

@@ -9,6 +9,7 @@ import io.nonstopstorm.grouping.signal.SignalEdge;
 import io.nonstopstorm.grouping.signal.SignalLog;
 import io.nonstopstorm.metrics.MetricsSettings;
 import io.nonstopstorm.metrics.zk.ZkAuth;
+import io.nonstopstorm.wire.ConfValues;
 import io.nonstopstorm.wire.ZkPaths;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFramework;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFrameworkFactory;
@@ -94,13 +95,7 @@ public final class MetricsPlaneLoadSignals implements LoadSignalsProvider {
     }
 
     static long pollMillis(Map<String, Object> conf) {
-        Object v = conf.get(POLL_MS);
-        long ms;
-        try {
-            ms = v == null ? DEFAULT_POLL_MS : v instanceof Number n ? n.longValue() : Long.parseLong(v.toString().trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(POLL_MS + " must be an integer, got '" + v + "'");
-        }
+        long ms = ConfValues.wholeNumber(conf, POLL_MS, DEFAULT_POLL_MS);
         if (ms <= 0) {
             throw new IllegalArgumentException(POLL_MS + " must be positive, got " + ms);
         }

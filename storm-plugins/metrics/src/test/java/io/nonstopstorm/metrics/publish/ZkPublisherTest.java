@@ -127,6 +127,17 @@ class ZkPublisherTest {
         assertNull(read(), "a stopped worker removes its node");
     }
 
+    /** Polls the node until it holds {@code doc} (a read that fails while ZooKeeper recovers counts as not yet). */
+    private void awaitReaderSees(String doc) throws Exception {
+        await("reader sees " + doc, () -> {
+            try {
+                return doc.equals(read());
+            } catch (Exception e) {
+                return false;
+            }
+        });
+    }
+
     @Test
     void republishesByItselfAfterZooKeeperRestarts() throws Exception {
         startAll();
@@ -137,13 +148,7 @@ class ZkPublisherTest {
         assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "a failed publish does not stall the worker");
         startServer(dir.resolve("zk").toFile());  // same data: sessions survive
         await("publish after restart", () -> publisher.publish("{\"n\":3}"));
-        await("reader sees it", () -> {
-            try {
-                return "{\"n\":3}".equals(read());
-            } catch (Exception e) {
-                return false;
-            }
-        });
+        awaitReaderSees("{\"n\":3}");
     }
 
     @Test
@@ -153,13 +158,7 @@ class ZkPublisherTest {
         stopServer();
         startServer(dir.resolve("zk-fresh").toFile());  // an empty server: every session and node is gone
         await("publish on the fresh server", () -> publisher.publish("{\"n\":4}"));
-        await("reader sees it", () -> {
-            try {
-                return "{\"n\":4}".equals(read());
-            } catch (Exception e) {
-                return false;
-            }
-        });
+        awaitReaderSees("{\"n\":4}");
     }
 
     @Test

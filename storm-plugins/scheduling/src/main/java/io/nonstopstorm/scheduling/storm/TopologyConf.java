@@ -1,5 +1,6 @@
 package io.nonstopstorm.scheduling.storm;
 
+import io.nonstopstorm.wire.ConfValues;
 import java.util.Map;
 
 /**
@@ -37,18 +38,7 @@ final class TopologyConf {
     }
 
     boolean flag(String key, boolean fallback) {
-        Object v = conf.get(key);
-        if (v == null) {
-            return fallback;
-        }
-        if (v instanceof Boolean b) {
-            return b;
-        }
-        String s = v.toString().trim().toLowerCase();
-        if (s.equals("true") || s.equals("false")) {
-            return Boolean.parseBoolean(s);
-        }
-        throw new IllegalArgumentException(key + " must be true or false, got " + v);
+        return ConfValues.flag(conf, key, fallback);
     }
 
     @SuppressWarnings("unchecked")
@@ -64,17 +54,6 @@ final class TopologyConf {
     }
 
     private double number(String key, double fallback) {
-        Object v = conf.get(key);
-        if (v == null) {
-            return fallback;
-        }
-        if (v instanceof Number n) {
-            return n.doubleValue();
-        }
-        try {
-            return Double.parseDouble(v.toString().trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a number, got " + v);
-        }
+        return ConfValues.decimal(conf, key, fallback);
     }
 }

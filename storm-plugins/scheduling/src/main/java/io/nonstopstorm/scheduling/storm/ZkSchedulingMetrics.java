@@ -186,20 +186,17 @@ public final class ZkSchedulingMetrics implements SchedulingMetrics {
 
     @Override
     public Map<String, Double> nodeCapacity() {
-        Map<String, Double> byHost = snapshot.capacityHzByHost();
-        Map<String, Double> out = new TreeMap<>();
-        hostOfNode.forEach((node, host) -> {
-            if (byHost.containsKey(host)) {
-                out.put(node, byHost.get(host));
-            }
-        });
-        return out;
+        return byNode(snapshot.capacityHzByHost());
     }
 
     @Override
     public Map<String, NodeReading> nodeReadings() {
-        Map<String, NodeReading> byHost = snapshot.nodeReadings();
-        Map<String, NodeReading> out = new TreeMap<>();
+        return byNode(snapshot.nodeReadings());
+    }
+
+    /** Per-host values re-keyed by the Storm node on that host; nodes without a value are left out. */
+    private <T> Map<String, T> byNode(Map<String, T> byHost) {
+        Map<String, T> out = new TreeMap<>();
         hostOfNode.forEach((node, host) -> {
             if (byHost.containsKey(host)) {
                 out.put(node, byHost.get(host));

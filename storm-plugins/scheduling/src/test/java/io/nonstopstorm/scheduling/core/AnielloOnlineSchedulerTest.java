@@ -14,6 +14,7 @@ import io.nonstopstorm.scheduling.testing.RandomInstance;
 import io.nonstopstorm.wire.ExecutorId;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -191,14 +192,26 @@ class AnielloOnlineSchedulerTest {
         return gap;
     }
 
-    @Test
-    void refinedVariantIsWithinTenPercentOfTheExactOptimumOnSmallInstances() {
+    /**
+     * The gaps for alpha 0 and 0.5 over 200 seeds, each checked: every feasible instance placed, enough
+     * compared, and the aggregate within {@code maxRatio} of the optimum.
+     */
+    private static List<Gap> gapsWithin(boolean refine, double maxRatio) {
+        List<Gap> gaps = new ArrayList<>();
         for (double alpha : new double[] {0, 0.5}) {
-            Gap gap = gapToOptimum(alpha, true, 200);
+            Gap gap = gapToOptimum(alpha, refine, 200);
             assertEquals(0, gap.greedyFailed(), "every feasible instance placed");
             assertTrue(gap.compared() >= 190, "enough comparable instances (" + gap.compared() + ")");
-            assertTrue(gap.ratio() <= 1.10, "alpha " + alpha + ": aggregate within 10 % of optimum: " + gap.ratio());
+            assertTrue(gap.ratio() <= maxRatio, "alpha " + alpha + ": aggregate ratio to the optimum " + gap.ratio()
+                    + " > " + maxRatio);
+            gaps.add(gap);
         }
+        return gaps;
+    }
+
+    @Test
+    void refinedVariantIsWithinTenPercentOfTheExactOptimumOnSmallInstances() {
+        gapsWithin(true, 1.10);
     }
 
     @Test
@@ -206,11 +219,7 @@ class AnielloOnlineSchedulerTest {
         // The two greedy phases alone do not reach 10 % on these instances (phase 1 fixes worker contents
         // before node capacities are known); this guards the measured level against regressions. Where
         // they find no room on a feasible instance the repair places it, so none is left out.
-        for (double alpha : new double[] {0, 0.5}) {
-            Gap gap = gapToOptimum(alpha, false, 200);
-            assertEquals(0, gap.greedyFailed(), "every feasible instance placed");
-            assertTrue(gap.compared() >= 190, "enough comparable instances (" + gap.compared() + ")");
-            assertTrue(gap.ratio() <= 1.15, "alpha " + alpha + ": aggregate within 15 % of optimum: " + gap.ratio());
+        for (Gap gap : gapsWithin(false, 1.15)) {
             assertTrue(gap.optimal() >= gap.compared() / 2, "at least half optimal: " + gap.optimal());
         }
     }

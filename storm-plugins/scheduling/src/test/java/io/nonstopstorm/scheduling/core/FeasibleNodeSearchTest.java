@@ -99,23 +99,28 @@ class FeasibleNodeSearchTest {
                 carry.find(carry.byLoadDescending(), 1).reasonOrNull());
     }
 
-    @Test
-    void provesInfeasibilityByExhaustiveSearchWhenNoCheapBoundApplies() {
-        // Rooms 10, 10, loads 6, 6, 6: total 18 <= 20, each fits, but no two share a node.
+    /**
+     * Rooms 10, 10, loads 6, 6, 6 (total 18 <= 20, each fits, but no two share a node), searched with this
+     * many steps at most: the search must fail; its reason.
+     */
+    private static String threeSixesOnTwoTensRefused(int maxSteps) {
         FeasibleNodeSearch s = new FeasibleNodeSearch(new double[] {6, 6, 6}, noTraffic(3), 3, 2,
                 new int[] {2, 2}, new double[] {10, 10});
-        Outcome<FeasibleNodeSearch.Assignment> o = s.find(s.byLoadDescending(), 1_000);
+        Outcome<FeasibleNodeSearch.Assignment> o = s.find(s.byLoadDescending(), maxSteps);
         assertFalse(o.isSuccess());
-        assertTrue(o.reasonOrNull().startsWith("no room: no placement satisfies"), o.reasonOrNull());
+        return o.reasonOrNull();
+    }
+
+    @Test
+    void provesInfeasibilityByExhaustiveSearchWhenNoCheapBoundApplies() {
+        String reason = threeSixesOnTwoTensRefused(1_000);
+        assertTrue(reason.startsWith("no room: no placement satisfies"), reason);
     }
 
     @Test
     void saysWhenItStoppedAtTheBoundWithoutAProof() {
-        FeasibleNodeSearch s = new FeasibleNodeSearch(new double[] {6, 6, 6}, noTraffic(3), 3, 2,
-                new int[] {2, 2}, new double[] {10, 10});
-        Outcome<FeasibleNodeSearch.Assignment> o = s.find(s.byLoadDescending(), 2);
-        assertFalse(o.isSuccess());
-        assertTrue(o.reasonOrNull().contains("not proven infeasible"), o.reasonOrNull());
+        String reason = threeSixesOnTwoTensRefused(2);
+        assertTrue(reason.contains("not proven infeasible"), reason);
     }
 
     @Test

@@ -9,7 +9,6 @@ import io.nonstopstorm.scheduling.storm.baseline.PlaceholderComponents;
 import io.nonstopstorm.scheduling.testing.InProcessZk;
 import io.nonstopstorm.wire.ZkPaths;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,11 +25,9 @@ import org.apache.storm.scheduler.Topologies;
 import org.apache.storm.scheduler.TopologyDetails;
 import org.apache.storm.scheduler.WorkerSlot;
 import org.apache.storm.scheduler.resource.normalization.ResourceMetrics;
-import org.apache.storm.shade.org.apache.curator.framework.CuratorFramework;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.utils.Utils;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -40,25 +37,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code nonstop.scheduler} exactly as the plan-following scheduler does.
  */
 class PlanFollowingSchedulerTest {
-    private static InProcessZk zk;
-    private static CuratorFramework client;
-    private static Map<String, Object> conf;
-    private static final List<IScheduler> CREATED = new ArrayList<>();
+    @RegisterExtension
+    static final InProcessZk ZK = new InProcessZk();
     private static final String PLAN_FOLLOWING = "plan-following";
     private static final String NONSTOP = "nonstop";
-
-    @BeforeAll
-    static void startZk() throws Exception {
-        zk = InProcessZk.start();
-        conf = zk.conf();
-        client = zk.client();
-    }
-
-    @AfterAll
-    static void stopZk() throws Exception {
-        CREATED.forEach(IScheduler::cleanup);
-        zk.close();
-    }
 
     /** spout [1,1], relay [2,2]..[5,5], acker [6,6]; two workers. */
     static TopologyDetails relay(String name, String id) {
@@ -85,7 +67,7 @@ class PlanFollowingSchedulerTest {
 
     static Cluster cluster(Map<String, SchedulerAssignment> assignments, TopologyDetails... tds) {
         return new Cluster(new OfflineNimbus(), new ResourceMetrics(new StormMetricsRegistry()), supervisors(), assignments,
-                           new Topologies(tds), new HashMap<>(conf));
+                           new Topologies(tds), new HashMap<>(ZK.conf()));
     }
 
     static Cluster nextRound(Cluster prev, TopologyDetails... tds) {
@@ -117,124 +99,118 @@ class PlanFollowingSchedulerTest {
     }
 
     private static void writePlan(String name, String json) throws Exception {
-        String path = ZkPaths.PLANS + "/" + name;
-        if (client.checkExists().forPath(path) == null) {
-            client.create().creatingParentsIfNeeded().forPath(path, json.getBytes(StandardCharsets.UTF_8));
-        } else {
-            client.setData().forPath(path, json.getBytes(StandardCharsets.UTF_8));
-        }
+        ZK.put(ZkPaths.PLANS + "/" + name, json);
     }
 
     private static String decision(String name) throws Exception {
-        return new String(client.getData().forPath(ZkPaths.DECISIONS + "/" + name), StandardCharsets.UTF_8);
+        return new String(ZK.client().getData().forPath(ZkPaths.DECISIONS + "/" + name), StandardCharsets.UTF_8);
     }
 
     private static IScheduler scheduler(String kind) {
-        IScheduler s = kind.equals(NONSTOP) ? new NonstopScheduler() : new PlanFollowingScheduler(() -> 42L);
-        s.prepare(conf, new StormMetricsRegistry());
-        CREATED.add(s);
-        return s;
+        return ZK.prepare(kind.equals(NONSTOP) ? new NonstopScheduler() : new PlanFollowingScheduler(() -> 42L));
+    }
+
+    /** A relay topology, the scheduler under test, and the default's first placement of it (no plan yet). */
+    private record Relay(String name, TopologyDetails td, IScheduler scheduler, Cluster first,
+                         Map<WorkerSlot, Set<ExecutorDetails>> before) {
+        static Relay placed(String kind, String name) {
+            TopologyDetails td = relay(name, name + "-1-100");
+            IScheduler s = PlanFollowingSchedulerTest.scheduler(kind);
+            Cluster first = cluster(new HashMap<>(), td);
+            s.schedule(new Topologies(td), first);
+            return new Relay(name, td, s, first, slots(first, td.getId()));
+        }
+
+        /** The next Nimbus round after {@code previous}, scheduled by {@code s}. */
+        Cluster round(IScheduler s, Cluster previous) {
+            Cluster next = nextRound(previous, td);
+            s.schedule(new Topologies(td), next);
+            return next;
+        }
+
+        Cluster round(Cluster previous) {
+            return round(scheduler, previous);
+        }
+
+        Map<WorkerSlot, Set<ExecutorDetails>> slotsIn(Cluster c) {
+            return slots(c, td.getId());
+        }
     }
 
     @ParameterizedTest
     @ValueSource(strings = {PLAN_FOLLOWING, NONSTOP})
     void movesOneExecutorTouchingOnlyTheTwoSlotsInvolvedAndRecordsTheDecision(String kind) throws Exception {
-        String name = "relay-a-" + kind;
-        TopologyDetails td = relay(name, name + "-1-100");
-        IScheduler s = scheduler(kind);
-        Cluster first = cluster(new HashMap<>(), td);
-        s.schedule(new Topologies(td), first);
-        Map<WorkerSlot, Set<ExecutorDetails>> before = slots(first, td.getId());
+        Relay r = Relay.placed(kind, "relay-a-" + kind);
+        Map<WorkerSlot, Set<ExecutorDetails>> before = r.before();
         assertEquals(2, before.size(), "no plan yet: the default placed it on two workers");
 
         // Move some relay executor to the other worker.
-        RelayMove move = RelayMove.of(td, before);
+        RelayMove move = RelayMove.of(r.td(), before);
         WorkerSlot from = move.from();
         WorkerSlot to = move.to();
         ExecutorDetails moved = move.executor();
         String host = supervisors().get(to.getNodeId()).getHost();
-        writePlan(name, "{\"request_id\":\"req-1\",\"placement\":{\"[" + moved.getStartTask() + ","
+        writePlan(r.name(), "{\"request_id\":\"req-1\",\"placement\":{\"[" + moved.getStartTask() + ","
                              + moved.getEndTask() + "]\":\"" + host + ":" + to.getPort() + "\"}}");
-        Cluster second = nextRound(first, td);
-        s.schedule(new Topologies(td), second);
-        Map<WorkerSlot, Set<ExecutorDetails>> after = slots(second, td.getId());
+        Cluster second = r.round(r.first());
+        Map<WorkerSlot, Set<ExecutorDetails>> after = r.slotsIn(second);
         assertEquals(before.keySet(), after.keySet(), "same two workers");
         assertTrue(after.get(to).contains(moved) && !after.get(from).contains(moved));
         assertEquals(before.get(from).size() - 1, after.get(from).size());
-        String d = decision(name);
+        String d = decision(r.name());
         assertTrue(d.contains("\"status\":\"applied\"") && d.contains("\"request_id\":\"req-1\"")
-                   && d.contains("\"topology_id\":\"" + name + "-1-100\"") && d.contains("\"plan_version\":0"), d);
-        assertTrue(second.getStatusMap().get(td.getId()).contains("applied"), second.getStatusMap().toString());
+                   && d.contains("\"topology_id\":\"" + r.td().getId() + "\"") && d.contains("\"plan_version\":0"), d);
+        assertTrue(second.getStatusMap().get(r.td().getId()).contains("applied"), second.getStatusMap().toString());
 
         // Later rounds neither re-apply the plan nor let the default "even out" the planned placement.
-        Cluster third = nextRound(second, td);
-        s.schedule(new Topologies(td), third);
-        assertEquals(after, slots(third, td.getId()));
+        Cluster third = r.round(second);
+        assertEquals(after, r.slotsIn(third));
         // A fresh scheduler (Nimbus restart) respects the stored decision.
-        Cluster fourth = nextRound(third, td);
-        scheduler(kind).schedule(new Topologies(td), fourth);
-        assertEquals(after, slots(fourth, td.getId()));
+        assertEquals(after, r.slotsIn(r.round(scheduler(kind), third)));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {PLAN_FOLLOWING, NONSTOP})
     void aMoveOntoAHostWhoseAgentIsOffIsRejectedWithTheReasonAndNothingMoves(String kind) throws Exception {
-        String name = "relay-agent-" + kind;
-        TopologyDetails td = relay(name, name + "-1-100");
-        IScheduler s = scheduler(kind);
-        Cluster first = cluster(new HashMap<>(), td);
-        s.schedule(new Topologies(td), first);
-        Map<WorkerSlot, Set<ExecutorDetails>> before = slots(first, td.getId());
-        RelayMove move = RelayMove.of(td, before);
+        Relay r = Relay.placed(kind, "relay-agent-" + kind);
+        RelayMove move = RelayMove.of(r.td(), r.before());
         WorkerSlot to = move.to();
         ExecutorDetails moved = move.executor();
         String host = supervisors().get(to.getNodeId()).getHost();
         String record = ZkPaths.AGENTS + "/" + host;
-        client.create().creatingParentsIfNeeded().forPath(record, ("{\"storm_version\":\"2.8.3\",\"verified\":false,"
-            + "\"missing\":[\"advice WorkerState.refreshConnections not woven\"]}").getBytes(StandardCharsets.UTF_8));
+        ZK.put(record, "{\"storm_version\":\"2.8.3\",\"verified\":false,"
+            + "\"missing\":[\"advice WorkerState.refreshConnections not woven\"]}");
         try {
-            writePlan(name, "{\"placement\":{\"[" + moved.getStartTask() + "," + moved.getEndTask() + "]\":\""
+            writePlan(r.name(), "{\"placement\":{\"[" + moved.getStartTask() + "," + moved.getEndTask() + "]\":\""
                             + host + ":" + to.getPort() + "\"}}");
-            Cluster second = nextRound(first, td);
-            s.schedule(new Topologies(td), second);
-            assertEquals(before, slots(second, td.getId()));
-            String d = decision(name);
+            assertEquals(r.before(), r.slotsIn(r.round(r.first())));
+            String d = decision(r.name());
             assertTrue(d.contains("\"status\":\"rejected\"") && d.contains("its migration agent is off")
                        && d.contains("advice WorkerState.refreshConnections not woven"), d);
         } finally {
-            client.delete().forPath(record);
+            ZK.client().delete().forPath(record);
         }
     }
 
     @ParameterizedTest
     @ValueSource(strings = {PLAN_FOLLOWING, NONSTOP})
     void aPlanNamingAMissingExecutorOrPortIsRejectedAndNothingMoves(String kind) throws Exception {
-        String name = "relay-b-" + kind;
-        TopologyDetails td = relay(name, name + "-1-100");
-        IScheduler s = scheduler(kind);
-        Cluster first = cluster(new HashMap<>(), td);
-        s.schedule(new Topologies(td), first);
-        Map<WorkerSlot, Set<ExecutorDetails>> before = slots(first, td.getId());
+        Relay r = Relay.placed(kind, "relay-b-" + kind);
+        writePlan(r.name(), "{\"placement\":{\"[99,99]\":\"127.0.0.11:6700\"}}");
+        Cluster second = r.round(r.first());
+        assertEquals(r.before(), r.slotsIn(second));
+        String d = decision(r.name());
+        assertTrue(d.contains("\"status\":\"rejected\"") && d.contains("executor [99,99] is not an executor of " + r.td().getId()), d);
 
-        writePlan(name, "{\"placement\":{\"[99,99]\":\"127.0.0.11:6700\"}}");
-        Cluster second = nextRound(first, td);
-        s.schedule(new Topologies(td), second);
-        assertEquals(before, slots(second, td.getId()));
-        String d = decision(name);
-        assertTrue(d.contains("\"status\":\"rejected\"") && d.contains("executor [99,99] is not an executor of " + name + "-1-100"), d);
-
-        writePlan(name, "{\"placement\":{\"[2,2]\":\"127.0.0.11:9999\"}}");
-        Cluster third = nextRound(second, td);
-        s.schedule(new Topologies(td), third);
-        assertEquals(before, slots(third, td.getId()));
-        d = decision(name);
+        writePlan(r.name(), "{\"placement\":{\"[2,2]\":\"127.0.0.11:9999\"}}");
+        Cluster third = r.round(second);
+        assertEquals(r.before(), r.slotsIn(third));
+        d = decision(r.name());
         assertTrue(d.contains("\"plan_version\":1") && d.contains("port 9999 is not a worker slot"), d);
 
-        writePlan(name, "garbage");
-        Cluster fourth = nextRound(third, td);
-        s.schedule(new Topologies(td), fourth);
-        assertEquals(before, slots(fourth, td.getId()));
-        assertTrue(decision(name).contains("not valid JSON"));
+        writePlan(r.name(), "garbage");
+        assertEquals(r.before(), r.slotsIn(r.round(third)));
+        assertTrue(decision(r.name()).contains("not valid JSON"));
     }
 
     @ParameterizedTest
@@ -249,7 +225,7 @@ class PlanFollowingSchedulerTest {
     @ParameterizedTest
     @ValueSource(strings = {PLAN_FOLLOWING, NONSTOP})
     void withoutZooKeeperItStillSchedulesLikeTheDefault(String kind) {
-        Map<String, Object> bad = new HashMap<>(conf);
+        Map<String, Object> bad = new HashMap<>(ZK.conf());
         bad.remove("storm.zookeeper.servers");
         IScheduler s = kind.equals(NONSTOP) ? new NonstopScheduler() : new PlanFollowingScheduler(() -> 0L);
         s.prepare(bad, new StormMetricsRegistry());

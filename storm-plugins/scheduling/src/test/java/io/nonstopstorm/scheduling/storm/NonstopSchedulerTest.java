@@ -20,7 +20,6 @@ import io.nonstopstorm.wire.ExecutorId;
 import io.nonstopstorm.scheduling.testing.InProcessZk;
 import io.nonstopstorm.wire.ZkPaths;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,21 +32,17 @@ import org.apache.storm.scheduler.SupervisorDetails;
 import org.apache.storm.scheduler.Topologies;
 import org.apache.storm.scheduler.TopologyDetails;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
-import org.apache.storm.shade.org.apache.curator.framework.CuratorFramework;
 import org.apache.storm.shade.org.apache.zookeeper.data.Stat;
 import org.apache.storm.utils.Utils;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The dispatcher on real Storm scheduler objects and a real (in-process) ZooKeeper. */
 class NonstopSchedulerTest {
 
     private static final Map<String, SupervisorDetails> SUPS = supervisors(2, 2);
-    private static InProcessZk zk;
-    private static CuratorFramework client;
-    private static Map<String, Object> conf;
-    private static final List<NonstopScheduler> CREATED = new ArrayList<>();
+    @RegisterExtension
+    static final InProcessZk ZK = new InProcessZk();
 
     /** Spout 1 feeds split 4, spout 2 feeds split 3, split 3 feeds count 6, split 4 feeds count 5. */
     private static final TrafficMatrix CROSSED = TrafficMatrix.builder()
@@ -68,32 +63,16 @@ class NonstopSchedulerTest {
         }
     }
 
-    @BeforeAll
-    static void startZk() throws Exception {
-        zk = InProcessZk.start();
-        conf = zk.conf();
-        client = zk.client();
-    }
-
-    @AfterAll
-    static void stopZk() throws Exception {
-        CREATED.forEach(NonstopScheduler::cleanup);
-        zk.close();
-    }
-
     private static NonstopScheduler scheduler(SchedulingMetrics metrics, AtomicLong now) {
-        NonstopScheduler s = new NonstopScheduler(metrics, now::get);
-        s.prepare(conf, new StormMetricsRegistry());
-        CREATED.add(s);
-        return s;
+        return ZK.prepare(new NonstopScheduler(metrics, now::get));
     }
 
     private static Map<String, Object> record(String topology) throws Exception {
-        return json(client.getData().forPath(ZkPaths.schedulerDecision(topology)));
+        return json(ZK.client().getData().forPath(ZkPaths.schedulerDecision(topology)));
     }
 
     private static int recordVersion(String topology) throws Exception {
-        Stat stat = client.checkExists().forPath(ZkPaths.schedulerDecision(topology));
+        Stat stat = ZK.client().checkExists().forPath(ZkPaths.schedulerDecision(topology));
         return stat == null ? -1 : stat.getVersion();
     }
 
@@ -103,13 +82,7 @@ class NonstopSchedulerTest {
     }
 
     private static void writePlan(String name, String json) throws Exception {
-        String path = ZkPaths.PLANS + "/" + name;
-        byte[] data = json.getBytes(StandardCharsets.UTF_8);
-        if (client.checkExists().forPath(path) == null) {
-            client.create().creatingParentsIfNeeded().forPath(path, data);
-        } else {
-            client.setData().forPath(path, data);
-        }
+        ZK.put(ZkPaths.PLANS + "/" + name, json);
     }
 
     @Test
@@ -230,53 +203,61 @@ class NonstopSchedulerTest {
         assertEquals(1, recordVersion("d-online"), "placed, then rescheduled: two records");
     }
 
+    /** A word count that names the online scheduler, placed at time 0 by a dispatcher of its own. */
+    private record OnlineWordCount(TopologyDetails wc, AtomicLong now, NonstopScheduler scheduler, Cluster first) {
+        static OnlineWordCount placed(String id) {
+            TopologyDetails wc = wordCount(id, 2, Map.of("nonstop.scheduler", "aniello-online"));
+            AtomicLong now = new AtomicLong(0);
+            NonstopScheduler s = NonstopSchedulerTest.scheduler(new FixedMetrics(), now);
+            Cluster first = cluster(SUPS, new HashMap<>(), wc);
+            s.schedule(new Topologies(wc), first);
+            return new OnlineWordCount(wc, now, s, first);
+        }
+
+        /** The Nimbus round after {@code previous}, at {@code atMs}. */
+        Cluster round(Cluster previous, long atMs) {
+            now.set(atMs);
+            Cluster next = nextRound(previous, SUPS, wc);
+            scheduler.schedule(new Topologies(wc), next);
+            return next;
+        }
+    }
+
+    private static Map<String, Object> planDecision(String topology) throws Exception {
+        return json(ZK.client().getData().forPath(ZkPaths.DECISIONS + "/" + topology));
+    }
+
     @Test
     void aControllerPlanWinsOverTheTopologysSchedulerAndKeepsItsPlacement() throws Exception {
-        TopologyDetails wc = wordCount("d-planned", 2, Map.of("nonstop.scheduler", "aniello-online"));
-        AtomicLong now = new AtomicLong(0);
-        NonstopScheduler s = scheduler(new FixedMetrics(), now);
-        Cluster r1 = cluster(SUPS, new HashMap<>(), wc);
-        s.schedule(new Topologies(wc), r1);
-        Placement placed = StormModelMapper.placement(r1, "d-planned");
+        OnlineWordCount o = OnlineWordCount.placed("d-planned");
+        Placement placed = StormModelMapper.placement(o.first(), "d-planned");
 
         // The plan moves spout [1,1] to the worker it is not on; the online scheduler would instead have
         // rescheduled (see the previous test).
         SlotId from = placed.slotOf(t(1)).orElseThrow();
         SlotId to = placed.usedSlots().stream().filter(x -> !x.equals(from)).findFirst().orElseThrow();
         writePlan("d-planned", "{\"request_id\":\"r-1\",\"placement\":{\"[1,1]\":\"" + to.nodeId() + ":" + to.port() + "\"}}");
-        now.set(1000);
-        Cluster r2 = nextRound(r1, SUPS, wc);
-        s.schedule(new Topologies(wc), r2);
+        Cluster r2 = o.round(o.first(), 1000);
         Placement planned = StormModelMapper.placement(r2, "d-planned");
         assertEquals(to, planned.slotOf(t(1)).orElseThrow());
         assertEquals(placed.movedComparedTo(planned), java.util.Set.of(t(1)), "only the planned executor moved");
         assertTrue(r2.getStatusMap().get("d-planned").startsWith("nonstop plan v0 applied"), r2.getStatusMap().get("d-planned"));
-        Map<String, Object> decision = json(client.getData().forPath(ZkPaths.DECISIONS + "/d-planned"));
-        assertEquals("applied", decision.get("status"));
+        assertEquals("applied", planDecision("d-planned").get("status"));
 
         // Periods later the topology's scheduler is still not asked: the plan's placement stands.
         for (long t : new long[] {61_000, 122_000}) {
-            now.set(t);
-            Cluster next = nextRound(r2, SUPS, wc);
-            s.schedule(new Topologies(wc), next);
-            assertEquals(planned, StormModelMapper.placement(next, "d-planned"));
-            r2 = next;
+            r2 = o.round(r2, t);
+            assertEquals(planned, StormModelMapper.placement(r2, "d-planned"));
         }
         assertEquals(0, recordVersion("d-planned"), "the scheduler's only record is its first placement");
     }
 
     @Test
     void aRejectedPlanLeavesTheTopologyWithItsScheduler() throws Exception {
-        TopologyDetails wc = wordCount("d-rejected", 2, Map.of("nonstop.scheduler", "aniello-online"));
-        AtomicLong now = new AtomicLong(0);
-        NonstopScheduler s = scheduler(new FixedMetrics(), now);
-        Cluster r1 = cluster(SUPS, new HashMap<>(), wc);
-        s.schedule(new Topologies(wc), r1);
+        OnlineWordCount o = OnlineWordCount.placed("d-rejected");
         writePlan("d-rejected", "{\"placement\":{\"[99,99]\":\"sup1:6700\"}}");
-        now.set(1000);
-        Cluster r2 = nextRound(r1, SUPS, wc);
-        s.schedule(new Topologies(wc), r2);
-        assertEquals("rejected", json(client.getData().forPath(ZkPaths.DECISIONS + "/d-rejected")).get("status"));
+        Cluster r2 = o.round(o.first(), 1000);
+        assertEquals("rejected", planDecision("d-rejected").get("status"));
         assertTrue(r2.getStatusMap().get("d-rejected").contains("rescheduled"), r2.getStatusMap().get("d-rejected"));
     }
 
@@ -294,7 +275,7 @@ class NonstopSchedulerTest {
 
     @Test
     void withoutZooKeeperTheSchedulersStillPlace() {
-        Map<String, Object> noZk = new HashMap<>(conf);
+        Map<String, Object> noZk = new HashMap<>(ZK.conf());
         noZk.remove("storm.zookeeper.servers");
         NonstopScheduler s = new NonstopScheduler();
         s.prepare(noZk, new StormMetricsRegistry());

@@ -29,13 +29,18 @@ class RandomStormSchedulerTest {
         return c;
     }
 
-    @Test
-    void placesWithTheConfiguredSeedAndSaysSo() {
-        List<Long> seeds = new ArrayList<>();
-        RandomStormScheduler s = new RandomStormScheduler(seed -> {
+    /** A random scheduler that adds each seed it draws with to {@code seeds}. */
+    private static RandomStormScheduler recordingSeeds(List<Long> seeds) {
+        return new RandomStormScheduler(seed -> {
             seeds.add(seed);
             return new Random(seed);
         });
+    }
+
+    @Test
+    void placesWithTheConfiguredSeedAndSaysSo() {
+        List<Long> seeds = new ArrayList<>();
+        RandomStormScheduler s = recordingSeeds(seeds);
         TopologyDetails wc = wordCount("wc", 3, Map.of("nonstop.scheduler", "random", "nonstop.random.seed", 42));
         Cluster c = placed(s, wc);
         assertTrue(c.getUnassignedExecutors(wc).isEmpty());
@@ -49,10 +54,7 @@ class RandomStormSchedulerTest {
     @Test
     void withoutASeedTheTopologyIdSeedsItAsAValidValueOfTheKey() {
         List<Long> seeds = new ArrayList<>();
-        RandomStormScheduler s = new RandomStormScheduler(seed -> {
-            seeds.add(seed);
-            return new Random(seed);
-        });
+        RandomStormScheduler s = recordingSeeds(seeds);
         TopologyDetails wc = wordCount("wc-with-a-negative-hash-1", 2, Map.of("nonstop.scheduler", "random"));
         assertTrue(placed(s, wc).getUnassignedExecutors(wc).isEmpty());
         assertEquals(List.of(wc.getId().hashCode() & 0x7fffffffL), seeds);

@@ -4,7 +4,6 @@ import io.nonstopstorm.grouping.aggregate.PartialCounts;
 import io.nonstopstorm.workloads.linear.CpuBurn;
 import io.nonstopstorm.workloads.measure.CountsSnapshot;
 import io.nonstopstorm.workloads.measure.MeasureDir;
-import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +45,6 @@ public class KeyCostBolt extends BaseRichBolt {
     private transient ServicePacer pacer;
     private transient long costNanos;
     private transient long tuples;
-    private transient boolean dirty;
     private transient long sink;
 
     /** @param slowdown factor per task index (missing indexes: 1.0) */
@@ -96,7 +94,7 @@ public class KeyCostBolt extends BaseRichBolt {
         partial.add(key);
         seen.merge(key, 1L, Long::sum);
         tuples++;
-        dirty = true;
+        snapshot.changed();
         collector.ack(input);
     }
 
@@ -121,24 +119,13 @@ public class KeyCostBolt extends BaseRichBolt {
         for (Map.Entry<String, Long> e : partial.drain().entrySet()) {
             collector.emit(PARTIALS, new Values(e.getKey(), e.getValue()));
         }
-        if (dirty) {
-            try {
-                snapshot.write(seen, tuples);
-                dirty = false;
-            } catch (IOException e) {
-                LOG.warn("cannot write {}: {}", snapshot.path(), e.toString());
-            }
-        }
+        snapshot.writeIfChanged(seen, tuples);
     }
 
     @Override
     public void cleanup() {
-        if (snapshot != null && dirty) {
-            try {
-                snapshot.write(seen, tuples);
-            } catch (IOException e) {
-                LOG.warn("cannot write {}: {}", snapshot.path(), e.toString());
-            }
+        if (snapshot != null) {
+            snapshot.writeIfChanged(seen, tuples);
         }
     }
 

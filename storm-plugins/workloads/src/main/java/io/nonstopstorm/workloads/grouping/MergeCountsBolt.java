@@ -3,7 +3,6 @@ package io.nonstopstorm.workloads.grouping;
 import io.nonstopstorm.grouping.aggregate.CountMerger;
 import io.nonstopstorm.workloads.measure.CountsSnapshot;
 import io.nonstopstorm.workloads.measure.MeasureDir;
-import java.io.IOException;
 import java.util.Map;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
@@ -11,8 +10,6 @@ import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.base.BaseRichBolt;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.utils.TupleUtils;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The reduce half of periodic aggregation: merges the (word, count) partials of all counting workers
@@ -20,13 +17,10 @@ import org.slf4j.LoggerFactory;
  * {@code counts-<component>-<task>.json} on every tick when they changed; "tuples" there is the sum.
  */
 public class MergeCountsBolt extends BaseRichBolt {
-    private static final Logger LOG = LoggerFactory.getLogger(MergeCountsBolt.class);
-
     private transient OutputCollector collector;
     private transient CountMerger<String> merger;
     private transient CountsSnapshot snapshot;
     private transient long total;
-    private transient boolean dirty;
 
     @Override
     public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
@@ -44,20 +38,12 @@ public class MergeCountsBolt extends BaseRichBolt {
         long count = input.getLong(1);
         merger.merge(Map.of(input.getString(0), count));
         total += count;
-        dirty = true;
+        snapshot.changed();
         collector.ack(input);
     }
 
     private void write() {
-        if (!dirty) {
-            return;
-        }
-        try {
-            snapshot.write(merger.totals(), total);
-            dirty = false;
-        } catch (IOException e) {
-            LOG.warn("cannot write {}: {}", snapshot.path(), e.toString());
-        }
+        snapshot.writeIfChanged(merger.totals(), total);
     }
 
     @Override

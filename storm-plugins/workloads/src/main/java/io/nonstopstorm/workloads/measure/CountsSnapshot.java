@@ -8,19 +8,24 @@ import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes a counting bolt's current counts to {@code counts-<component>-<task>.json}, atomically
  * (temp file + rename) so a reader never sees half a file. The same format is written by the Python
- * counting bolts (topologies/common/snapshot.py) and read by pycontrol.workloads.outputs.
+ * counting bolts (topologies/common/snapshot.py) and read by pycontrol.workloads.outputs. Keeps track of
+ * whether the counts changed since they were last written, so a bolt writes on its ticks only when needed.
  */
 public final class CountsSnapshot {
     public static final String PREFIX = "counts-";
+    private static final Logger LOG = LoggerFactory.getLogger(CountsSnapshot.class);
 
     private final Path path;
     private final Path tmp;
     private final String component;
     private final int task;
+    private boolean changed;
 
     public CountsSnapshot(Path dir, String component, int task) {
         this.component = component;
@@ -31,6 +36,27 @@ public final class CountsSnapshot {
 
     public Path path() {
         return path;
+    }
+
+    /** The bolt's counts changed: the next {@link #writeIfChanged} writes them. */
+    public void changed() {
+        changed = true;
+    }
+
+    /**
+     * Writes the counts if they changed since the last successful write. A failed write is logged, not
+     * thrown (the bolt goes on counting), and tried again on the next call.
+     */
+    public void writeIfChanged(Map<String, ? extends Number> counts, long tuples) {
+        if (!changed) {
+            return;
+        }
+        try {
+            write(counts, tuples);
+            changed = false;
+        } catch (IOException e) {
+            LOG.warn("cannot write {}: {}", path, e.toString());
+        }
     }
 
     public void write(Map<String, ? extends Number> counts, long tuples) throws IOException {

@@ -3,7 +3,6 @@ package io.nonstopstorm.workloads.wordcount;
 import io.nonstopstorm.migration.state.HandoffState;
 import io.nonstopstorm.workloads.measure.CountsSnapshot;
 import io.nonstopstorm.workloads.measure.MeasureDir;
-import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.storm.task.OutputCollector;
@@ -14,8 +13,6 @@ import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
 import org.apache.storm.utils.TupleUtils;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Word count Bolt 2: counts words (fields-grouped, so each word lives in one task), emits
@@ -24,13 +21,10 @@ import org.slf4j.LoggerFactory;
  * migration moves its executor ({@link HandoffState}): the snapshot is the count map.
  */
 public class WordCountBolt extends BaseRichBolt implements HandoffState<HashMap<String, Long>> {
-    private static final Logger LOG = LoggerFactory.getLogger(WordCountBolt.class);
-
     private transient OutputCollector collector;
     private transient Map<String, Long> counts;
     private transient CountsSnapshot snapshot;
     private transient long tuples;
-    private transient boolean dirty;
 
     @Override
     public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
@@ -49,21 +43,13 @@ public class WordCountBolt extends BaseRichBolt implements HandoffState<HashMap<
         String word = input.getString(0);
         long c = counts.merge(word, 1L, Long::sum);
         tuples++;
-        dirty = true;
+        snapshot.changed();
         collector.emit(input, new Values(word, c));
         collector.ack(input);
     }
 
     private void writeSnapshot() {
-        if (!dirty) {
-            return;
-        }
-        try {
-            snapshot.write(counts, tuples);
-            dirty = false;
-        } catch (IOException e) {
-            LOG.warn("cannot write {}: {}", snapshot.path(), e.toString());
-        }
+        snapshot.writeIfChanged(counts, tuples);
     }
 
     @Override
@@ -82,7 +68,9 @@ public class WordCountBolt extends BaseRichBolt implements HandoffState<HashMap<
         counts = new HashMap<>(snapshot);
         // Every counted word added one to one count.
         tuples = counts.values().stream().mapToLong(Long::longValue).sum();
-        dirty = true;
+        if (this.snapshot != null) {  // null only outside a worker (prepare not called)
+            this.snapshot.changed();
+        }
     }
 
     @Override
