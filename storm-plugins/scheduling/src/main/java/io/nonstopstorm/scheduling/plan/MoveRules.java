@@ -1,5 +1,7 @@
 package io.nonstopstorm.scheduling.plan;
 
+import io.nonstopstorm.migration.state.HandoffLimits;
+import io.nonstopstorm.migration.worker.StatefulBoltAccess;
 import io.nonstopstorm.wire.ExecutorId;
 import java.util.Collection;
 import java.util.HashMap;
@@ -26,12 +28,15 @@ import org.apache.storm.scheduler.TopologyDetails;
  *   <li>{@value #PINNED}: the operator pins components with the topology conf {@value #PINNED_KEY} (a list
  *       of component ids), e.g. a spout that keeps its read position in memory. A value that is not a list
  *       of strings pins every component ({@value #BAD_PINNED}): nothing moves on a misread intent.</li>
- *   <li>{@value #IN_MEMORY_STATE}: the checkpoint spout and every bolt on its stream, while the topology
- *       keeps its state in Storm's in-memory provider ({@value #STATE_PROVIDER_KEY} unset or
- *       {@value #IN_MEMORY_PROVIDER}). Storm checkpoints in two phases; a move that lands between a
- *       transaction's PREPARE (old instance) and COMMIT (new instance) leaves the prepared state in the old
- *       JVM, the new instance's commit throws, the checkpoint spout retries that COMMIT for ever and it then
- *       fails in every task that had committed: checkpointing, and the acking of every tuple, stop for good.
+ *   <li>{@value #IN_MEMORY_STATE}: while the topology keeps its state in Storm's in-memory provider
+ *       ({@value #STATE_PROVIDER_KEY} unset or {@value #IN_MEMORY_PROVIDER}), the checkpoint spout (its own
+ *       transaction lives there and is not handed over), and every bolt on its stream when state handoff is
+ *       off ({@value #HANDOFF_KEY} false or malformed, or this Storm's stateful bolt executor is not the one
+ *       {@code StatefulBoltAccess} reads). Storm checkpoints in two phases; without the handoff, a move that
+ *       lands between a transaction's PREPARE (old instance) and COMMIT (new instance) leaves the prepared
+ *       state in the old JVM, the new instance's commit throws, the checkpoint spout retries that COMMIT for
+ *       ever and it then fails in every task that had committed: checkpointing, and the acking of every
+ *       tuple, stop for good. With the handoff the new instance gets the prepared state (docs/state-handoff.md).
  *       A persistent provider keeps the prepared state in its store; those moves are allowed.</li>
  * </ul>
  * Pure, apart from {@link #unmovable(TopologyDetails)}, which reads Storm's description of the topology.
@@ -42,6 +47,7 @@ public final class MoveRules {
     public static final String IN_MEMORY_PROVIDER = "org.apache.storm.state.InMemoryKeyValueStateProvider";
     public static final String CHECKPOINT_STREAM = "$checkpoint";
     public static final String CHECKPOINT_SPOUT = "$checkpointspout";
+    public static final String HANDOFF_KEY = HandoffLimits.HANDOFF;
 
     public static final String PINNED = "pinned";
     public static final String BAD_PINNED = "bad_pinned";
@@ -57,16 +63,31 @@ public final class MoveRules {
      */
     public static SortedMap<String, String> unmovable(Map<String, ? extends Collection<String>> inputStreams,
                                                       Map<String, Object> conf) {
+        return unmovable(inputStreams, conf, statefulHandoffUnavailable());
+    }
+
+    /**
+     * @param handoffUnavailable why this Storm's stateful bolts cannot be handed over in a move, or empty
+     */
+    public static SortedMap<String, String> unmovable(Map<String, ? extends Collection<String>> inputStreams,
+                                                      Map<String, Object> conf, Optional<String> handoffUnavailable) {
         SortedMap<String, String> out = new TreeMap<>();
         Object provider = conf.get(STATE_PROVIDER_KEY);
         if (provider == null || provider.toString().isBlank() || IN_MEMORY_PROVIDER.equals(provider.toString().trim())) {
-            String why = IN_MEMORY_STATE + ": it takes part in Storm's state checkpointing and the topology keeps its "
-                + "state in Storm's in-memory provider (" + STATE_PROVIDER_KEY
-                + (provider == null ? " unset" : " = " + provider) + "); a live move between a checkpoint's PREPARE "
-                + "and COMMIT would stop checkpointing for good. Use a persistent state provider, or Storm's rebalance";
+            String where = "the topology keeps its state in Storm's in-memory provider (" + STATE_PROVIDER_KEY
+                + (provider == null ? " unset" : " = " + provider) + ")";
+            String spout = IN_MEMORY_STATE + ": the checkpoint spout's transaction is not handed over and " + where
+                + ". Use a persistent state provider, or Storm's rebalance";
+            Optional<String> noHandoff = handoffUnavailable.isPresent() ? handoffUnavailable : handoffOff(conf);
+            String bolt = noHandoff.map(off -> IN_MEMORY_STATE + ": it takes part in Storm's state checkpointing, "
+                + where + ", and state handoff is off (" + off + "); a live move between a checkpoint's PREPARE and "
+                + "COMMIT would stop checkpointing for good. Use a persistent state provider, or Storm's rebalance")
+                .orElse(null);
             for (Map.Entry<String, ? extends Collection<String>> c : inputStreams.entrySet()) {
-                if (c.getKey().equals(CHECKPOINT_SPOUT) || c.getValue().contains(CHECKPOINT_STREAM)) {
-                    out.put(c.getKey(), why);
+                if (c.getKey().equals(CHECKPOINT_SPOUT)) {
+                    out.put(c.getKey(), spout);
+                } else if (bolt != null && c.getValue().contains(CHECKPOINT_STREAM)) {
+                    out.put(c.getKey(), bolt);
                 }
             }
         }
@@ -87,6 +108,24 @@ public final class MoveRules {
             }
         }
         return out;
+    }
+
+    /** Why the topology's conf turns state handoff off, or empty when it is on (the worker reads it alike). */
+    static Optional<String> handoffOff(Map<String, Object> conf) {
+        try {
+            return HandoffLimits.enabled(conf) ? Optional.empty() : Optional.of(HANDOFF_KEY + " = false");
+        } catch (IllegalArgumentException e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
+    /** Why this Nimbus's Storm cannot hand a stateful bolt over (the agent's jar absent, another executor). */
+    static Optional<String> statefulHandoffUnavailable() {
+        try {
+            return StatefulBoltAccess.unavailable();
+        } catch (LinkageError e) {
+            return Optional.of("the migration agent's jar is not on Nimbus's classpath");
+        }
     }
 
     /** Why these moves are refused (the first unmovable executor's reason), or empty. */

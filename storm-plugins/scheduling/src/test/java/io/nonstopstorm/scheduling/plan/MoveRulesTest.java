@@ -58,8 +58,22 @@ class MoveRulesTest {
         Map<String, Set<String>> streams = MoveRules.inputStreams(b.createTopology());
         assertTrue(streams.containsKey(MoveRules.CHECKPOINT_SPOUT), streams.toString());
         assertTrue(streams.get("state").contains(MoveRules.CHECKPOINT_STREAM), streams.toString());
-        assertEquals(Set.of(MoveRules.CHECKPOINT_SPOUT, "state", "print"), MoveRules.unmovable(streams, Map.of()).keySet());
+        // This Storm's stateful bolts are handed over: only the checkpoint spout stays.
+        assertEquals(Set.of(MoveRules.CHECKPOINT_SPOUT), MoveRules.unmovable(streams, Map.of()).keySet());
+        assertEquals(Set.of(MoveRules.CHECKPOINT_SPOUT, "state", "print"),
+                     MoveRules.unmovable(streams, Map.of(MoveRules.HANDOFF_KEY, false)).keySet());
         assertEquals(Map.of(), MoveRules.inputStreams(null));
+    }
+
+    @Test
+    void aStormWhoseStatefulBoltsCannotBeHandedOverKeepsTheRefusalWithTheReason() {
+        Map<String, Set<String>> streams = Map.of(MoveRules.CHECKPOINT_SPOUT, Set.of(), "state",
+                                                  Set.of(MoveRules.CHECKPOINT_STREAM));
+        Map<String, String> out = MoveRules.unmovable(streams, Map.of(), Optional.of("no field 'state'"));
+        assertEquals(Set.of(MoveRules.CHECKPOINT_SPOUT, "state"), out.keySet());
+        assertTrue(out.get("state").startsWith("in_memory_state: ") && out.get("state").contains("no field 'state'")
+                   && out.get("state").contains("rebalance"), out.get("state"));
+        assertEquals(Optional.empty(), MoveRules.statefulHandoffUnavailable());
     }
 
     @Test
