@@ -18,6 +18,7 @@ import java.util.function.Function;
 import org.apache.storm.spout.CheckPointState;
 import org.apache.storm.task.GeneralTopologyContext;
 import org.apache.storm.topology.IStatefulBolt;
+import org.apache.storm.topology.WindowedBoltExecutor;
 import org.apache.storm.tuple.MessageId;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.TupleImpl;
@@ -28,7 +29,9 @@ import org.apache.storm.tuple.TupleImpl;
  * installs one into a new executor of the same component. Storm keeps these parts in private fields; which
  * ones, is checked once when this class loads ({@link #unavailable()}): in a Storm version where one is
  * missing or of another type, nothing is handed over and the scheduler refuses such moves as before.
- * Both directions run on the executor's own thread, between two tuples.
+ * Both directions run on the executor's own thread, between two tuples. A stateful windowed bolt (Storm wraps
+ * its windowed executor in the same stateful executor) is refused: its window's tuples live in the window
+ * manager, not in the state.
  */
 public final class StatefulBoltAccess {
     static final String EXECUTOR = "org.apache.storm.topology.StatefulBoltExecutor";
@@ -145,6 +148,10 @@ public final class StatefulBoltAccess {
      */
     public StatefulBoltSnapshot capture(Object executor) {
         try {
+            if (wraps(executor) && bolt.get(executor) instanceof WindowedBoltExecutor) {
+                throw new IllegalStateException("it is a stateful windowed bolt: the tuples in its window are not "
+                                                + "handed over");
+            }
             Object st = inMemoryState(executor);
             if (!initialized.getBoolean(executor)) {
                 throw new IllegalStateException("its state is not initialised yet (it waits for INITSTATE)");

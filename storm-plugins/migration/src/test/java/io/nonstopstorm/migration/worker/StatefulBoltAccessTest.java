@@ -279,6 +279,22 @@ class StatefulBoltAccessTest {
     }
 
     @Test
+    void aStatefulWindowedBoltIsRefusedWithTheReason() {
+        var windowed = new org.apache.storm.topology.base.BaseStatefulWindowedBolt<KeyValueState<String, Long>>() {
+            @Override
+            public void initState(KeyValueState<String, Long> state) {
+            }
+
+            @Override
+            public void execute(org.apache.storm.windowing.TupleWindow window) {
+            }
+        }.withTumblingWindow(new org.apache.storm.topology.base.BaseWindowedBolt.Count(3));
+        var e = new StatefulBoltExecutor<>(new org.apache.storm.topology.StatefulWindowedBoltExecutor<>(windowed));
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> access().capture(e));
+        assertTrue(refused.getMessage().contains("windowed"), refused.getMessage());
+    }
+
+    @Test
     void anotherStateThanTheInMemoryOneIsRefusedWithTheReason() {
         assertFalse(access().wraps(new Object()));
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> access().capture(new Object()));

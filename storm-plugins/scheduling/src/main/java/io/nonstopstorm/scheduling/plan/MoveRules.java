@@ -13,11 +13,13 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import org.apache.storm.Config;
 import org.apache.storm.generated.Bolt;
 import org.apache.storm.generated.ComponentCommon;
 import org.apache.storm.generated.GlobalStreamId;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.scheduler.TopologyDetails;
+import org.apache.storm.utils.Utils;
 
 /**
  * Which of a topology's components are not moved live, and why: the one rule the plan-following scheduler
@@ -36,8 +38,10 @@ import org.apache.storm.scheduler.TopologyDetails;
  *       lands between a transaction's PREPARE (old instance) and COMMIT (new instance) leaves the prepared
  *       state in the old JVM, the new instance's commit throws, the checkpoint spout retries that COMMIT for
  *       ever and it then fails in every task that had committed: checkpointing, and the acking of every
- *       tuple, stop for good. With the handoff the new instance gets the prepared state (docs/state-handoff.md).
- *       A persistent provider keeps the prepared state in its store; those moves are allowed.</li>
+ *       tuple, stop for good. With the handoff the new instance gets the prepared state (docs/state-handoff.md),
+ *       except for a stateful windowed bolt (its component conf sets a window length), whose window is not
+ *       handed over: it stays refused. A persistent provider keeps the prepared state in its store; those moves
+ *       are allowed.</li>
  * </ul>
  * Pure, apart from {@link #unmovable(TopologyDetails)}, which reads Storm's description of the topology.
  */
@@ -63,14 +67,16 @@ public final class MoveRules {
      */
     public static SortedMap<String, String> unmovable(Map<String, ? extends Collection<String>> inputStreams,
                                                       Map<String, Object> conf) {
-        return unmovable(inputStreams, conf, statefulHandoffUnavailable());
+        return unmovable(inputStreams, conf, Set.of(), statefulHandoffUnavailable());
     }
 
     /**
+     * @param windowed           components that are windowed bolts (their window is not handed over)
      * @param handoffUnavailable why this Storm's stateful bolts cannot be handed over in a move, or empty
      */
     public static SortedMap<String, String> unmovable(Map<String, ? extends Collection<String>> inputStreams,
-                                                      Map<String, Object> conf, Optional<String> handoffUnavailable) {
+                                                      Map<String, Object> conf, Set<String> windowed,
+                                                      Optional<String> handoffUnavailable) {
         SortedMap<String, String> out = new TreeMap<>();
         Object provider = conf.get(STATE_PROVIDER_KEY);
         if (provider == null || provider.toString().isBlank() || IN_MEMORY_PROVIDER.equals(provider.toString().trim())) {
@@ -83,11 +89,18 @@ public final class MoveRules {
                 + where + ", and state handoff is off (" + off + "); a live move between a checkpoint's PREPARE and "
                 + "COMMIT would stop checkpointing for good. Use a persistent state provider, or Storm's rebalance")
                 .orElse(null);
+            String window = IN_MEMORY_STATE + ": a stateful windowed bolt: " + where + " and the tuples in its "
+                + "window are not handed over; a live move between a checkpoint's PREPARE and COMMIT would stop "
+                + "checkpointing for good. Use a persistent state provider, or Storm's rebalance";
             for (Map.Entry<String, ? extends Collection<String>> c : inputStreams.entrySet()) {
                 if (c.getKey().equals(CHECKPOINT_SPOUT)) {
                     out.put(c.getKey(), spout);
-                } else if (bolt != null && c.getValue().contains(CHECKPOINT_STREAM)) {
-                    out.put(c.getKey(), bolt);
+                } else if (c.getValue().contains(CHECKPOINT_STREAM)) {
+                    if (bolt != null) {
+                        out.put(c.getKey(), bolt);
+                    } else if (windowed.contains(c.getKey())) {
+                        out.put(c.getKey(), window);
+                    }
                 }
             }
         }
@@ -154,7 +167,31 @@ public final class MoveRules {
 
     /** {@link #unmovable(Map, Map)} of a running topology. */
     public static SortedMap<String, String> unmovable(TopologyDetails td) {
-        return unmovable(inputStreams(td.getTopology()), td.getConf() == null ? Map.of() : td.getConf());
+        return unmovable(inputStreams(td.getTopology()), td.getConf() == null ? Map.of() : td.getConf(),
+                         windowedBolts(td.getTopology()), statefulHandoffUnavailable());
+    }
+
+    /** Bolts whose component conf sets a window length: Storm's windowed bolts, stateful or not. */
+    static Set<String> windowedBolts(StormTopology topology) {
+        Set<String> out = new TreeSet<>();
+        if (topology == null || topology.get_bolts() == null) {
+            return out;
+        }
+        for (Map.Entry<String, Bolt> b : topology.get_bolts().entrySet()) {
+            ComponentCommon common = b.getValue().get_common();
+            String json = common == null ? null : common.get_json_conf();
+            Map<String, Object> conf;
+            try {
+                conf = json == null ? null : Utils.parseJson(json);
+            } catch (RuntimeException e) {
+                conf = null;   // Nimbus accepted the topology; a conf it cannot read has no window either
+            }
+            if (conf != null && (conf.containsKey(Config.TOPOLOGY_BOLTS_WINDOW_LENGTH_COUNT)
+                                 || conf.containsKey(Config.TOPOLOGY_BOLTS_WINDOW_LENGTH_DURATION_MS))) {
+                out.add(b.getKey());
+            }
+        }
+        return out;
     }
 
     /** Every component of Storm's topology with the stream ids it consumes. */
