@@ -140,6 +140,23 @@ public final class StatefulBoltAccess {
     }
 
     /**
+     * Whether {@code taskObject} is a stateful bolt this class hands over: Storm's wrapper, a bolt that is not
+     * windowed, and the in-memory state. Other stateful bolts move as before this existed (no barrier, no gate).
+     */
+    public boolean handsOver(Object taskObject) {
+        if (!wraps(taskObject)) {
+            return false;
+        }
+        try {
+            Object st = state.get(taskObject);
+            return !(bolt.get(taskObject) instanceof WindowedBoltExecutor) && st != null
+                   && st.getClass() == inMemoryClass;
+        } catch (IllegalAccessException e) {
+            return false;
+        }
+    }
+
+    /**
      * The old instance's parts, read without changing anything (a handoff that fails later leaves the
      * instance going on as before).
      *

@@ -214,6 +214,7 @@ class StatefulBoltAccessTest {
             a.executor().execute(sent.get(sent.size() - 1));
         }
 
+        assertTrue(access().handsOver(a.executor()));
         StatefulBoltSnapshot s = access().capture(a.executor());
         assertEquals(Map.of("x", 3L, "y", 1L, "z", 1L), s.current());
         assertEquals(1, s.prepared().txid());
@@ -290,6 +291,7 @@ class StatefulBoltAccessTest {
             }
         }.withTumblingWindow(new org.apache.storm.topology.base.BaseWindowedBolt.Count(3));
         var e = new StatefulBoltExecutor<>(new org.apache.storm.topology.StatefulWindowedBoltExecutor<>(windowed));
+        assertFalse(access().handsOver(e));
         IllegalStateException refused = assertThrows(IllegalStateException.class, () -> access().capture(e));
         assertTrue(refused.getMessage().contains("windowed"), refused.getMessage());
     }
@@ -297,6 +299,7 @@ class StatefulBoltAccessTest {
     @Test
     void anotherStateThanTheInMemoryOneIsRefusedWithTheReason() {
         assertFalse(access().wraps(new Object()));
+        assertFalse(access().handsOver(new Object()));
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> access().capture(new Object()));
         assertTrue(e.getMessage().contains("not a Storm stateful bolt executor"), e.getMessage());
     }

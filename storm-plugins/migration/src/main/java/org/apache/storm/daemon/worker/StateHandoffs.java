@@ -152,15 +152,16 @@ public final class StateHandoffs {
     }
 
     /**
-     * How a task's bolt is handed over: its own {@link HandoffState}, Storm's stateful bolt executor through
-     * {@link StatefulBoltAccess} (when this Storm's executor is the one it reads), or null: not handed over.
+     * How a task's bolt is handed over: its own {@link HandoffState}, Storm's stateful bolt executor with the
+     * in-memory state through {@link StatefulBoltAccess} (when this Storm's executor is the one it reads), or
+     * null: not handed over.
      */
     static HandoffState<?> handoffOf(Object bolt, GeneralTopologyContext context) {
         if (bolt instanceof HandoffState<?> s) {
             return s;
         }
         Optional<StatefulBoltAccess> access = StatefulBoltAccess.get();
-        if (access.isEmpty() || !access.get().wraps(bolt)) {
+        if (access.isEmpty() || !access.get().handsOver(bolt)) {
             return null;
         }
         return new StatefulBoltHandoff(access.get(), bolt, context);
