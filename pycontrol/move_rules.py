@@ -7,8 +7,11 @@ Reasons start with their code. Pure.
 * pinned: the topology conf `nonstop.migration.pinned` lists component ids the operator keeps in place
   (e.g. a spout that keeps its read position in memory); a value that is not a list of strings pins
   every component (bad_pinned).
-* in_memory_state: the checkpoint spout and every bolt on its stream while the topology keeps its state
-  in Storm's in-memory provider: a move between a checkpoint's PREPARE and COMMIT stops checkpointing.
+* in_memory_state: while the topology keeps its state in Storm's in-memory provider, the checkpoint spout
+  (its transaction is not handed over), and every bolt on its stream when state handoff is off
+  (`nonstop.migration.state.handoff` false or malformed): without the handoff, a move between a checkpoint's
+  PREPARE and COMMIT stops checkpointing. Nimbus also refuses them when its Storm's stateful bolt executor is
+  not the one the handoff reads; the controller cannot see that and leaves it to Nimbus.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ STATE_PROVIDER_KEY = "topology.state.provider"
 IN_MEMORY_PROVIDER = "org.apache.storm.state.InMemoryKeyValueStateProvider"
 CHECKPOINT_STREAM = "$checkpoint"
 CHECKPOINT_SPOUT = "$checkpointspout"
+HANDOFF_KEY = "nonstop.migration.state.handoff"
 
 PINNED = "pinned"
 BAD_PINNED = "bad_pinned"
@@ -33,12 +37,17 @@ def unmovable(input_streams: Mapping[str, Iterable[str]], conf: Mapping[str, Any
     out: dict[str, str] = {}
     provider = conf.get(STATE_PROVIDER_KEY)
     if provider is None or not str(provider).strip() or str(provider).strip() == IN_MEMORY_PROVIDER:
-        why = (f"{IN_MEMORY_STATE}: it takes part in Storm's state checkpointing and the topology keeps its state in "
-               f"Storm's in-memory provider; a live move between a checkpoint's PREPARE and COMMIT would stop "
-               f"checkpointing for good")
+        spout = (f"{IN_MEMORY_STATE}: the checkpoint spout's transaction is not handed over and the topology keeps "
+                 f"its state in Storm's in-memory provider")
+        bolt = None if _handoff_on(conf) else (
+            f"{IN_MEMORY_STATE}: it takes part in Storm's state checkpointing, the topology keeps its state in "
+            f"Storm's in-memory provider and state handoff is off ({HANDOFF_KEY}); a live move between a "
+            f"checkpoint's PREPARE and COMMIT would stop checkpointing for good")
         for c, streams in input_streams.items():
-            if c == CHECKPOINT_SPOUT or CHECKPOINT_STREAM in set(streams):
-                out[c] = why
+            if c == CHECKPOINT_SPOUT:
+                out[c] = spout
+            elif bolt is not None and CHECKPOINT_STREAM in set(streams):
+                out[c] = bolt
     pinned = conf.get(PINNED_KEY)
     if pinned is None:
         return out
@@ -48,3 +57,9 @@ def unmovable(input_streams: Mapping[str, Iterable[str]], conf: Mapping[str, Any
         if c in input_streams:
             out[c] = f"{PINNED}: the topology pins it ({PINNED_KEY})"
     return out
+
+
+def _handoff_on(conf: Mapping[str, Any]) -> bool:
+    """As the worker reads the switch: unset is on, true/false in any case, anything else turns it off."""
+    value = conf.get(HANDOFF_KEY)
+    return value is None or str(value).strip().lower() == "true"

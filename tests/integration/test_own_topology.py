@@ -227,53 +227,71 @@ def test_storms_rebalance_changes_worker_and_executor_counts(cluster, own_jar, t
     _kill(cluster, name)
 
 
-def _checkpoints(path: Path) -> tuple[int, int, int, int, int]:
-    """(worker pid, initState calls, commits, counted total at initState, counted total now) as
+def _checkpoints(path: Path) -> tuple[int, int, int, int, int, int]:
+    """(worker pid, initState calls, commits, counted total at initState, counted total now, rollbacks) as
     StatefulCountBolt last wrote them."""
     try:
-        pid, inits, commits, at_init, now = map(int, path.read_text().split())
+        pid, inits, commits, at_init, now, rollbacks = map(int, path.read_text().split())
     except (OSError, ValueError):
-        return 0, 0, 0, 0, 0
-    return pid, inits, commits, at_init, now
+        return 0, 0, 0, 0, 0, 0
+    return pid, inits, commits, at_init, now, rollbacks
 
 
-def test_a_stateful_bolt_with_in_memory_state_is_not_moved_live_and_keeps_checkpointing_where_it_is(cluster, own_jar,
-                                                                                                     tmp_path):
-    """KeyValueState with Storm's default in-memory provider, a checkpoint every second. A live move that lands
-    between a checkpoint's PREPARE (old instance) and COMMIT (new instance) stops that provider's
-    checkpointing for good (seen here before the gate: the COMMIT of one transaction retried, failing in
-    every task, until the topology was killed), so the plan is refused with the reason, nothing moves or restarts, and the
-    topology goes on committing and acking every tuple."""
+def test_a_stateful_bolt_with_in_memory_state_moves_live_with_its_state_and_keeps_committing_without_a_rollback(
+        cluster, own_jar, tmp_path):
+    """KeyValueState with Storm's default in-memory provider, a checkpoint every second. Without state handoff a
+    live move that lands between a checkpoint's PREPARE (old instance) and COMMIT (new instance) stopped that
+    provider's checkpointing for good (the COMMIT retried, failing in every task); with it the new instance gets
+    the state's current, prepared and committed contents and the tuples awaiting their commit. One state
+    executor moves to the other node and back, the other one across: each new instance is initialised once
+    (from the handoff, no INITSTATE), commits in its new JVM, nothing is rolled back or replayed, the kept
+    counts add up to exactly the input, and no worker restarts. The checkpoint spout stays where it is (its own
+    transaction is not handed over: Nimbus refuses it with the reason)."""
     name = "own-stateful"
     status = tmp_path / "spout"
     _cli(cluster, "topology", "submit", "--jar", str(own_jar), "--class", "byot.StatefulCount", "--",
          name, str(TOTAL), str(tmp_path))
     topo_id = _running(cluster, name, 4)  # $checkpointspout, numbers, state x2
+    records = lambda: [_checkpoints(f) for f in tmp_path.glob("state-*") if not f.name.endswith(".tmp")]  # noqa: E731
     wait_for("both state bolts committing counted tuples",
-             lambda: (lambda rs: len(rs) == 2 and all(r[2] > 0 and r[4] > 0 for r in rs))(
-                 [_checkpoints(f) for f in tmp_path.glob("state-*") if not f.name.endswith(".tmp")]), 300)
+             lambda: (lambda rs: len(rs) == 2 and all(r[2] > 0 and r[4] > 0 for r in rs))(records()), 300)
     places = placement.placement(cluster.rest, topo_id)
     slots = {f"{p.host}:{p.port}" for p in places}
-    mover = next(p for p in places if p.component == "state")
-    target = next(s for s in slots if s.split(":")[0] != mover.host)
     pids = worker_pids(cluster.spec, topo_id, slots)
-    record = tmp_path / f"state-{mover.executor.start}"
-    before = _checkpoints(record)
+    first, second = sorted((p for p in places if p.component == "state"), key=lambda p: p.executor.start)
+    home = f"{first.host}:{first.port}"
+    away = next(s for s in slots if s.split(":")[0] != first.host)
+    spout = next(p for p in places if p.component == "$checkpointspout")
 
-    refused = _cli(cluster, "migrate", name, "--executor", str(mover.executor), "--to", target, "--wait", "--timeout", "180",
+    refused = _cli(cluster, "migrate", name, "--executor", str(spout.executor),
+                   "--to", next(s for s in slots if s.split(":")[0] != spout.host), "--wait", "--timeout", "180",
                    check=False)
-    assert refused.returncode != 0, refused.stdout
-    assert "rejected" in refused.stderr and "is not moved live: in_memory_state" in refused.stderr \
-        and "rebalance" in refused.stderr, \
-        refused.stderr
-    assert where_is(cluster.rest, topo_id, mover.executor) == f"{mover.host}:{mover.port}"
-    wait_for(f"state {mover.executor} committing again in its own worker",
-             lambda: (lambda now: now[0] == before[0] and now[2] > before[2])(_checkpoints(record)), 120)
+    assert refused.returncode != 0 and "is not moved live: in_memory_state" in refused.stderr, refused.stderr
+
+    moves = [(first, away), (first, home),
+             (second, next(s for s in slots if s.split(":")[0] != second.host))]
+    for mover, target in moves:
+        record = tmp_path / f"state-{mover.executor.start}"
+        emitted_before = _status(status)[0]
+        _cli(cluster, "migrate", name, "--executor", str(mover.executor), "--to", target, "--wait", "--timeout", "180")
+        assert where_is(cluster.rest, topo_id, mover.executor) == target
+        # The new instance was initialised once, from the handed-over state, and commits in the target's JVM.
+        now = wait_for(f"state {mover.executor} committing in the worker at {target} (pid {pids[target]})",
+                       lambda: (lambda r: r if r[0] == pids[target] and r[2] > 0 else None)(_checkpoints(record)), 120)
+        assert now[1] == 1 and now[5] == 0, now
+        assert now[3] > 0, f"the new instance started from an empty state: {now}"
+        print(f"{name}: {mover.executor} -> {target}: started from a kept total of {now[3]} "
+              f"(spout had emitted {emitted_before} before the move)")
+
     wait_for(f"{name}: all {TOTAL} tuples acked", lambda: _status(status)[1] == TOTAL, 900, 2)
     emitted, acked, failed = _status(status)
-    print(f"{name}: {mover.executor} kept in its worker (pid {before[0]}): {refused.stderr.strip().splitlines()[-1]}; "
-          f"emitted {emitted}, acked {acked}, failed (replayed) {failed}")
-    assert emitted == acked == TOTAL
+    final = wait_for("both state bolts' last commit recorded",
+                     lambda: (lambda rs: rs if len(rs) == 2 and sum(r[4] for r in rs) >= TOTAL else None)(records()),
+                     60)
+    print(f"{name}: emitted {emitted}, acked {acked}, failed (replayed) {failed}; records {final}")
+    assert emitted == acked == TOTAL and failed == 0
+    assert sum(r[4] for r in final) == TOTAL, final
+    assert all(r[5] == 0 and r[1] == 1 for r in final), f"a rollback or a second initState: {final}"
     assert worker_pids(cluster.spec, topo_id, slots) == pids
     _kill(cluster, name)
 

@@ -1,7 +1,11 @@
 /**
  * State handoff in a live move (docs/state-handoff.md): the opt-in interface a bolt implements, and the
  * pure core of the protocol: the {@link io.nonstopstorm.migration.state.Handoff} state machine, the
- * snapshot's chunking and reassembly, and the bounded buffer for tuples that reach the new instance
- * before its state. No Storm types and no effects here; the worker runtime applies them.
+ * snapshot's chunking and reassembly, the bounded buffer for tuples that reach the new instance
+ * before its state, and {@link io.nonstopstorm.migration.state.StatefulBoltSnapshot}, what a Storm stateful
+ * bolt with the in-memory provider hands over without opting in (its state's current, prepared and
+ * committed contents, the executor's checkpoint bookkeeping, the tuples it acks at the next commits; read
+ * and installed by {@code io.nonstopstorm.migration.worker.StatefulBoltAccess}). No Storm types and no
+ * effects here; the worker runtime applies them.
  */
 package io.nonstopstorm.migration.state;

@@ -1,5 +1,7 @@
 package io.nonstopstorm.scheduling.plan;
 
+import io.nonstopstorm.migration.state.HandoffLimits;
+import io.nonstopstorm.migration.worker.StatefulBoltAccess;
 import io.nonstopstorm.wire.ExecutorId;
 import java.util.Collection;
 import java.util.HashMap;
@@ -11,11 +13,13 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import org.apache.storm.Config;
 import org.apache.storm.generated.Bolt;
 import org.apache.storm.generated.ComponentCommon;
 import org.apache.storm.generated.GlobalStreamId;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.scheduler.TopologyDetails;
+import org.apache.storm.utils.Utils;
 
 /**
  * Which of a topology's components are not moved live, and why: the one rule the plan-following scheduler
@@ -26,13 +30,18 @@ import org.apache.storm.scheduler.TopologyDetails;
  *   <li>{@value #PINNED}: the operator pins components with the topology conf {@value #PINNED_KEY} (a list
  *       of component ids), e.g. a spout that keeps its read position in memory. A value that is not a list
  *       of strings pins every component ({@value #BAD_PINNED}): nothing moves on a misread intent.</li>
- *   <li>{@value #IN_MEMORY_STATE}: the checkpoint spout and every bolt on its stream, while the topology
- *       keeps its state in Storm's in-memory provider ({@value #STATE_PROVIDER_KEY} unset or
- *       {@value #IN_MEMORY_PROVIDER}). Storm checkpoints in two phases; a move that lands between a
- *       transaction's PREPARE (old instance) and COMMIT (new instance) leaves the prepared state in the old
- *       JVM, the new instance's commit throws, the checkpoint spout retries that COMMIT for ever and it then
- *       fails in every task that had committed: checkpointing, and the acking of every tuple, stop for good.
- *       A persistent provider keeps the prepared state in its store; those moves are allowed.</li>
+ *   <li>{@value #IN_MEMORY_STATE}: while the topology keeps its state in Storm's in-memory provider
+ *       ({@value #STATE_PROVIDER_KEY} unset or {@value #IN_MEMORY_PROVIDER}), the checkpoint spout (its own
+ *       transaction lives there and is not handed over), and every bolt on its stream when state handoff is
+ *       off ({@value #HANDOFF_KEY} false or malformed, or this Storm's stateful bolt executor is not the one
+ *       {@code StatefulBoltAccess} reads). Storm checkpoints in two phases; without the handoff, a move that
+ *       lands between a transaction's PREPARE (old instance) and COMMIT (new instance) leaves the prepared
+ *       state in the old JVM, the new instance's commit throws, the checkpoint spout retries that COMMIT for
+ *       ever and it then fails in every task that had committed: checkpointing, and the acking of every
+ *       tuple, stop for good. With the handoff the new instance gets the prepared state (docs/state-handoff.md),
+ *       except for a stateful windowed bolt (its component conf sets a window length), whose window is not
+ *       handed over: it stays refused. A persistent provider keeps the prepared state in its store; those moves
+ *       are allowed.</li>
  * </ul>
  * Pure, apart from {@link #unmovable(TopologyDetails)}, which reads Storm's description of the topology.
  */
@@ -42,6 +51,7 @@ public final class MoveRules {
     public static final String IN_MEMORY_PROVIDER = "org.apache.storm.state.InMemoryKeyValueStateProvider";
     public static final String CHECKPOINT_STREAM = "$checkpoint";
     public static final String CHECKPOINT_SPOUT = "$checkpointspout";
+    public static final String HANDOFF_KEY = HandoffLimits.HANDOFF;
 
     public static final String PINNED = "pinned";
     public static final String BAD_PINNED = "bad_pinned";
@@ -57,16 +67,40 @@ public final class MoveRules {
      */
     public static SortedMap<String, String> unmovable(Map<String, ? extends Collection<String>> inputStreams,
                                                       Map<String, Object> conf) {
+        return unmovable(inputStreams, conf, Set.of(), statefulHandoffUnavailable());
+    }
+
+    /**
+     * @param windowed           components that are windowed bolts (their window is not handed over)
+     * @param handoffUnavailable why this Storm's stateful bolts cannot be handed over in a move, or empty
+     */
+    public static SortedMap<String, String> unmovable(Map<String, ? extends Collection<String>> inputStreams,
+                                                      Map<String, Object> conf, Set<String> windowed,
+                                                      Optional<String> handoffUnavailable) {
         SortedMap<String, String> out = new TreeMap<>();
         Object provider = conf.get(STATE_PROVIDER_KEY);
         if (provider == null || provider.toString().isBlank() || IN_MEMORY_PROVIDER.equals(provider.toString().trim())) {
-            String why = IN_MEMORY_STATE + ": it takes part in Storm's state checkpointing and the topology keeps its "
-                + "state in Storm's in-memory provider (" + STATE_PROVIDER_KEY
-                + (provider == null ? " unset" : " = " + provider) + "); a live move between a checkpoint's PREPARE "
-                + "and COMMIT would stop checkpointing for good. Use a persistent state provider, or Storm's rebalance";
+            String where = "the topology keeps its state in Storm's in-memory provider (" + STATE_PROVIDER_KEY
+                + (provider == null ? " unset" : " = " + provider) + ")";
+            String spout = IN_MEMORY_STATE + ": the checkpoint spout's transaction is not handed over and " + where
+                + ". Use a persistent state provider, or Storm's rebalance";
+            Optional<String> noHandoff = handoffUnavailable.isPresent() ? handoffUnavailable : handoffOff(conf);
+            String bolt = noHandoff.map(off -> IN_MEMORY_STATE + ": it takes part in Storm's state checkpointing, "
+                + where + ", and state handoff is off (" + off + "); a live move between a checkpoint's PREPARE and "
+                + "COMMIT would stop checkpointing for good. Use a persistent state provider, or Storm's rebalance")
+                .orElse(null);
+            String window = IN_MEMORY_STATE + ": a stateful windowed bolt: " + where + " and the tuples in its "
+                + "window are not handed over; a live move between a checkpoint's PREPARE and COMMIT would stop "
+                + "checkpointing for good. Use a persistent state provider, or Storm's rebalance";
             for (Map.Entry<String, ? extends Collection<String>> c : inputStreams.entrySet()) {
-                if (c.getKey().equals(CHECKPOINT_SPOUT) || c.getValue().contains(CHECKPOINT_STREAM)) {
-                    out.put(c.getKey(), why);
+                if (c.getKey().equals(CHECKPOINT_SPOUT)) {
+                    out.put(c.getKey(), spout);
+                } else if (c.getValue().contains(CHECKPOINT_STREAM)) {
+                    if (bolt != null) {
+                        out.put(c.getKey(), bolt);
+                    } else if (windowed.contains(c.getKey())) {
+                        out.put(c.getKey(), window);
+                    }
                 }
             }
         }
@@ -87,6 +121,24 @@ public final class MoveRules {
             }
         }
         return out;
+    }
+
+    /** Why the topology's conf turns state handoff off, or empty when it is on (the worker reads it alike). */
+    static Optional<String> handoffOff(Map<String, Object> conf) {
+        try {
+            return HandoffLimits.enabled(conf) ? Optional.empty() : Optional.of(HANDOFF_KEY + " = false");
+        } catch (IllegalArgumentException e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
+    /** Why this Nimbus's Storm cannot hand a stateful bolt over (the agent's jar absent, another executor). */
+    static Optional<String> statefulHandoffUnavailable() {
+        try {
+            return StatefulBoltAccess.unavailable();
+        } catch (LinkageError e) {
+            return Optional.of("the migration agent's jar is not on Nimbus's classpath");
+        }
     }
 
     /** Why these moves are refused (the first unmovable executor's reason), or empty. */
@@ -115,7 +167,31 @@ public final class MoveRules {
 
     /** {@link #unmovable(Map, Map)} of a running topology. */
     public static SortedMap<String, String> unmovable(TopologyDetails td) {
-        return unmovable(inputStreams(td.getTopology()), td.getConf() == null ? Map.of() : td.getConf());
+        return unmovable(inputStreams(td.getTopology()), td.getConf() == null ? Map.of() : td.getConf(),
+                         windowedBolts(td.getTopology()), statefulHandoffUnavailable());
+    }
+
+    /** Bolts whose component conf sets a window length: Storm's windowed bolts, stateful or not. */
+    static Set<String> windowedBolts(StormTopology topology) {
+        Set<String> out = new TreeSet<>();
+        if (topology == null || topology.get_bolts() == null) {
+            return out;
+        }
+        for (Map.Entry<String, Bolt> b : topology.get_bolts().entrySet()) {
+            ComponentCommon common = b.getValue().get_common();
+            String json = common == null ? null : common.get_json_conf();
+            Map<String, Object> conf;
+            try {
+                conf = json == null ? null : Utils.parseJson(json);
+            } catch (RuntimeException e) {
+                conf = null;   // Nimbus accepted the topology; a conf it cannot read has no window either
+            }
+            if (conf != null && (conf.containsKey(Config.TOPOLOGY_BOLTS_WINDOW_LENGTH_COUNT)
+                                 || conf.containsKey(Config.TOPOLOGY_BOLTS_WINDOW_LENGTH_DURATION_MS))) {
+                out.add(b.getKey());
+            }
+        }
+        return out;
     }
 
     /** Every component of Storm's topology with the stream ids it consumes. */

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.storm.generated.StormTopology;
 import org.apache.storm.state.KeyValueState;
 import org.apache.storm.topology.BasicOutputCollector;
 import org.apache.storm.topology.OutputFieldsDeclarer;
@@ -21,7 +22,10 @@ import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.topology.base.BaseBasicBolt;
 import org.apache.storm.topology.base.BaseRichSpout;
 import org.apache.storm.topology.base.BaseStatefulBolt;
+import org.apache.storm.topology.base.BaseStatefulWindowedBolt;
+import org.apache.storm.topology.base.BaseWindowedBolt;
 import org.apache.storm.tuple.Tuple;
+import org.apache.storm.windowing.TupleWindow;
 import org.junit.jupiter.api.Test;
 
 class MoveRulesTest {
@@ -58,8 +62,49 @@ class MoveRulesTest {
         Map<String, Set<String>> streams = MoveRules.inputStreams(b.createTopology());
         assertTrue(streams.containsKey(MoveRules.CHECKPOINT_SPOUT), streams.toString());
         assertTrue(streams.get("state").contains(MoveRules.CHECKPOINT_STREAM), streams.toString());
-        assertEquals(Set.of(MoveRules.CHECKPOINT_SPOUT, "state", "print"), MoveRules.unmovable(streams, Map.of()).keySet());
+        // This Storm's stateful bolts are handed over: only the checkpoint spout stays.
+        assertEquals(Set.of(MoveRules.CHECKPOINT_SPOUT), MoveRules.unmovable(streams, Map.of()).keySet());
+        assertEquals(Set.of(MoveRules.CHECKPOINT_SPOUT, "state", "print"),
+                     MoveRules.unmovable(streams, Map.of(MoveRules.HANDOFF_KEY, false)).keySet());
         assertEquals(Map.of(), MoveRules.inputStreams(null));
+    }
+
+    @Test
+    void aStatefulWindowedBoltWithTheInMemoryProviderStaysRefused() {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("numbers", new Numbers());
+        b.setBolt("window", new Windowed().withTumblingWindow(new BaseWindowedBolt.Count(3))).shuffleGrouping("numbers");
+        b.setBolt("state", new Counting()).shuffleGrouping("numbers");
+        StormTopology t = b.createTopology();
+        assertEquals(Set.of("window"), MoveRules.windowedBolts(t));
+        Map<String, String> out = MoveRules.unmovable(MoveRules.inputStreams(t), Map.of(), MoveRules.windowedBolts(t),
+                                                      Optional.empty());
+        assertEquals(Set.of(MoveRules.CHECKPOINT_SPOUT, "window"), out.keySet());
+        assertTrue(out.get("window").startsWith("in_memory_state: a stateful windowed bolt"), out.get("window"));
+        Map<String, Object> redis = Map.of(MoveRules.STATE_PROVIDER_KEY, "org.apache.storm.redis.state.RedisKeyValueStateProvider");
+        assertEquals(Map.of(), MoveRules.unmovable(MoveRules.inputStreams(t), redis, MoveRules.windowedBolts(t),
+                                                   Optional.empty()));
+    }
+
+    private static final class Windowed extends BaseStatefulWindowedBolt<KeyValueState<String, Long>> {
+        @Override
+        public void initState(KeyValueState<String, Long> state) {
+        }
+
+        @Override
+        public void execute(TupleWindow window) {
+        }
+    }
+
+    @Test
+    void aStormWhoseStatefulBoltsCannotBeHandedOverKeepsTheRefusalWithTheReason() {
+        Map<String, Set<String>> streams = Map.of(MoveRules.CHECKPOINT_SPOUT, Set.of(), "state",
+                                                  Set.of(MoveRules.CHECKPOINT_STREAM));
+        Map<String, String> out = MoveRules.unmovable(streams, Map.of(), Set.of(), Optional.of("no field 'state'"));
+        assertEquals(Set.of(MoveRules.CHECKPOINT_SPOUT, "state"), out.keySet());
+        assertTrue(out.get("state").startsWith("in_memory_state: ") && out.get("state").contains("no field 'state'")
+                   && out.get("state").contains("rebalance"), out.get("state"));
+        assertEquals(Optional.empty(), MoveRules.statefulHandoffUnavailable());
     }
 
     @Test

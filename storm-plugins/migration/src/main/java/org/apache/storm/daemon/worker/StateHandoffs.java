@@ -11,8 +11,10 @@ import io.nonstopstorm.migration.state.HandoffMessage;
 import io.nonstopstorm.migration.state.HandoffState;
 import io.nonstopstorm.migration.state.SnapshotChunk;
 import io.nonstopstorm.migration.state.SnapshotChunker;
+import io.nonstopstorm.migration.state.StatefulBoltSnapshot;
 import io.nonstopstorm.migration.worker.LoggedTask;
 import io.nonstopstorm.migration.worker.MigrationEventLog;
+import io.nonstopstorm.migration.worker.StatefulBoltAccess;
 import io.nonstopstorm.migration.worker.TupleSizeEstimate;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +33,7 @@ import org.apache.storm.daemon.Task;
 import org.apache.storm.executor.Executor;
 import org.apache.storm.serialization.KryoTupleSerializer;
 import org.apache.storm.serialization.SerializationFactory;
+import org.apache.storm.task.GeneralTopologyContext;
 import org.apache.storm.tuple.AddressedTuple;
 import org.apache.storm.tuple.TupleImpl;
 import org.apache.storm.utils.JCQueue;
@@ -38,8 +41,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * State handoff for bolts that implement {@link HandoffState} (docs/state-handoff.md), applied to
- * Storm. Everything that touches a bolt runs on its executor's own thread, inside
+ * State handoff for bolts that implement {@link HandoffState}, and for Storm's stateful bolts with the
+ * in-memory state provider ({@link StatefulBoltAccess}), applied to Storm (docs/state-handoff.md). Everything that touches a bolt runs on its executor's own thread, inside
  * {@code BoltExecutor.tupleActionFn}: the source's barrier, its snapshot and the sending of the chunks;
  * the target's gate, the install and the release of the held tuples. The messages are tuples on the
  * moving component's {@code __system} stream ({@link HandoffMessage}), so they travel the workers' own
@@ -119,7 +122,7 @@ public final class StateHandoffs {
     public static void onBoltInit(List<Task> idToTask) {
         for (Task t : idToTask) {
             if (t != null) {
-                if (t.getTaskObject() instanceof HandoffState<?>) {
+                if (handoffOf(t.getTaskObject(), null) != null) {
                     OPT_IN.put(t.getTaskId(), Boolean.TRUE);
                 } else {
                     OPT_IN.remove(t.getTaskId());
@@ -146,6 +149,36 @@ public final class StateHandoffs {
         }
         Object bolt = idToTask.get(taskId - idToTaskBase).getTaskObject();
         return h.onTuple(executor, bolt, taskId, tuple, message);
+    }
+
+    /**
+     * How a task's bolt is handed over: its own {@link HandoffState}, Storm's stateful bolt executor with the
+     * in-memory state through {@link StatefulBoltAccess} (when this Storm's executor is the one it reads), or
+     * null: not handed over.
+     */
+    static HandoffState<?> handoffOf(Object bolt, GeneralTopologyContext context) {
+        if (bolt instanceof HandoffState<?> s) {
+            return s;
+        }
+        Optional<StatefulBoltAccess> access = StatefulBoltAccess.get();
+        if (access.isEmpty() || !access.get().handsOver(bolt)) {
+            return null;
+        }
+        return new StatefulBoltHandoff(access.get(), bolt, context);
+    }
+
+    /** A Storm stateful bolt's handoff: its snapshot is {@link StatefulBoltSnapshot}'s wire form. */
+    private record StatefulBoltHandoff(StatefulBoltAccess access, Object executor, GeneralTopologyContext context)
+        implements HandoffState<Object> {
+        @Override
+        public Object snapshotState() {
+            return access.capture(executor).toWire();
+        }
+
+        @Override
+        public void restoreState(Object snapshot) {
+            access.restore(executor, StatefulBoltSnapshot.fromWire(snapshot), context);
+        }
     }
 
     // ------------------------------------------------------------------ the runtime's calls
@@ -287,7 +320,8 @@ public final class StateHandoffs {
             }
             if (m instanceof HandoffMessage.Barrier b) {
                 if (barriers.remove(taskId)) {
-                    if (bolt instanceof HandoffState<?> s) {
+                    HandoffState<?> s = handoffOf(bolt, ws.getWorkerTopologyContext());
+                    if (s != null) {
                         handOver(executor, s, taskId, b.planVersion());
                     }
                 } else {
@@ -305,7 +339,7 @@ public final class StateHandoffs {
                 // Usually taken off the receive path; one that came before this worker started the new instance
                 // was parked with its tuples and arrives here.
                 HandoffGate<TupleImpl> gate = gates.get(taskId);
-                if (gate != null && bolt instanceof HandoffState<?>) {
+                if (gate != null && handoffOf(bolt, null) != null) {
                     LOG.warn("nonstop: task {}: {}", taskId, keptBecause(a));
                     release(executor, taskId, gate, gate.abandon(keptBecause(a)));
                 } else {
@@ -313,7 +347,8 @@ public final class StateHandoffs {
                 }
             } else {
                 HandoffGate<TupleImpl> gate = gates.get(taskId);
-                if (gate != null && bolt instanceof HandoffState<?> s) {
+                HandoffState<?> s = handoffOf(bolt, ws.getWorkerTopologyContext());
+                if (gate != null && s != null) {
                     if (!installArrived(executor, s, taskId, gate)) {
                         release(executor, taskId, gate, gate.expire(clock.getAsLong()));
                     }
@@ -327,7 +362,8 @@ public final class StateHandoffs {
         if (gate == null) {
             return false;
         }
-        if (!(bolt instanceof HandoffState<?> s)) {
+        HandoffState<?> s = handoffOf(bolt, ws.getWorkerTopologyContext());
+        if (s == null) {
             gates.remove(taskId, gate);
             return false;
         }
@@ -473,7 +509,8 @@ public final class StateHandoffs {
     /** Target: one chunk; the complete snapshot is installed before any held tuple is processed. */
     private void receive(Executor executor, Object bolt, int taskId, HandoffMessage.Chunk c) throws Exception {
         HandoffGate<TupleImpl> gate = gates.get(taskId);
-        if (gate == null || !(bolt instanceof HandoffState<?> s)) {
+        HandoffState<?> s = handoffOf(bolt, ws.getWorkerTopologyContext());
+        if (gate == null || s == null) {
             LOG.warn("nonstop: task {} got a snapshot chunk it does not wait for (plan v{}); ignored", taskId,
                      c.planVersion());
             return;

@@ -1,0 +1,311 @@
+package io.nonstopstorm.migration.worker;
+
+import io.nonstopstorm.migration.state.StatefulBoltSnapshot;
+import io.nonstopstorm.migration.state.StatefulBoltSnapshot.AckIdentity;
+import io.nonstopstorm.migration.state.StatefulBoltSnapshot.Request;
+import io.nonstopstorm.migration.state.StatefulBoltSnapshot.Transaction;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.apache.storm.spout.CheckPointState;
+import org.apache.storm.task.GeneralTopologyContext;
+import org.apache.storm.topology.IStatefulBolt;
+import org.apache.storm.topology.WindowedBoltExecutor;
+import org.apache.storm.tuple.MessageId;
+import org.apache.storm.tuple.Tuple;
+import org.apache.storm.tuple.TupleImpl;
+
+/**
+ * Every reflective access to Storm's stateful-bolt classes, in one place: reads a
+ * {@code StatefulBoltExecutor} and its {@code InMemoryKeyValueState} into a {@link StatefulBoltSnapshot} and
+ * installs one into a new executor of the same component. Storm keeps these parts in private fields; which
+ * ones, is checked once when this class loads ({@link #unavailable()}): in a Storm version where one is
+ * missing or of another type, nothing is handed over and the scheduler refuses such moves as before.
+ * Both directions run on the executor's own thread, between two tuples. A stateful windowed bolt (Storm wraps
+ * its windowed executor in the same stateful executor) is refused: its window's tuples live in the window
+ * manager, not in the state.
+ */
+public final class StatefulBoltAccess {
+    static final String EXECUTOR = "org.apache.storm.topology.StatefulBoltExecutor";
+    static final String BASE = "org.apache.storm.topology.BaseStatefulBoltExecutor";
+    static final String REQUEST = BASE + "$TransactionRequest";
+    static final String COLLECTOR = EXECUTOR + "$AckTrackingOutputCollector";
+    static final String IN_MEMORY = "org.apache.storm.state.InMemoryKeyValueState";
+    static final String TX_STATE = IN_MEMORY + "$TxIdState";
+
+    private static final Loaded LOADED = load(StatefulBoltAccess::stormClass);
+
+    private final Class<?> executorClass;
+    private final Class<?> inMemoryClass;
+    private final Field bolt;
+    private final Field state;
+    private final Field initialized;
+    private final Field pending;
+    private final Field preparedTuples;
+    private final Field collector;
+    private final Field ackedTuples;
+    private final Field lastTxid;
+    private final Field requests;
+    private final Field requestAction;
+    private final Field requestTxid;
+    private final Constructor<?> newRequest;
+    private final Field current;
+    private final Field prepared;
+    private final Field committed;
+    private final Field txTxid;
+    private final Field txContents;
+    private final Constructor<?> newTx;
+
+    /** This Storm's access, or why there is none. */
+    record Loaded(StatefulBoltAccess access, String unavailable) {
+    }
+
+    private StatefulBoltAccess(Function<String, Class<?>> classes) throws ReflectiveOperationException {
+        executorClass = classes.apply(EXECUTOR);
+        Class<?> base = classes.apply(BASE);
+        Class<?> request = classes.apply(REQUEST);
+        inMemoryClass = classes.apply(IN_MEMORY);
+        Class<?> tx = classes.apply(TX_STATE);
+        bolt = field(executorClass, "bolt", IStatefulBolt.class);
+        state = field(executorClass, "state", Object.class);
+        initialized = field(executorClass, "boltInitialized", boolean.class);
+        pending = field(executorClass, "pendingTuples", List.class);
+        preparedTuples = field(executorClass, "preparedTuples", List.class);
+        collector = field(executorClass, "collector", Object.class);
+        ackedTuples = field(classes.apply(COLLECTOR), "ackedTuples", Queue.class);
+        lastTxid = field(base, "lastTxid", long.class);
+        requests = field(base, "transactionRequestCount", Map.class);
+        requestAction = field(request, "action", CheckPointState.Action.class);
+        requestTxid = field(request, "txid", long.class);
+        newRequest = request.getDeclaredConstructor(CheckPointState.Action.class, long.class);
+        newRequest.setAccessible(true);
+        current = field(inMemoryClass, "state", Map.class);
+        prepared = field(inMemoryClass, "preparedState", tx);
+        committed = field(inMemoryClass, "commitedState", tx);
+        txTxid = field(tx, "txid", long.class);
+        txContents = field(tx, "state", Map.class);
+        newTx = tx.getDeclaredConstructor(long.class, Map.class);
+        newTx.setAccessible(true);
+    }
+
+    private static Field field(Class<?> owner, String name, Class<?> type) throws NoSuchFieldException {
+        Field f = owner.getDeclaredField(name);
+        if (!type.isAssignableFrom(f.getType())) {
+            throw new NoSuchFieldException(owner.getName() + "." + name + " is a " + f.getType().getName()
+                                           + ", expected a " + type.getName());
+        }
+        f.setAccessible(true);
+        return f;
+    }
+
+    private static Class<?> stormClass(String name) {
+        try {
+            return Class.forName(name, false, StatefulBoltAccess.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("class " + name + " not found");
+        }
+    }
+
+    /** Resolves every field and constructor through {@code classes}, or says which one is missing. */
+    static Loaded load(Function<String, Class<?>> classes) {
+        try {
+            return new Loaded(new StatefulBoltAccess(classes), null);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return new Loaded(null, "this Storm's stateful bolt executor is not the one the state handoff reads ("
+                                    + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
+        }
+    }
+
+    /** Why this Storm's stateful bolts cannot be handed over, or empty when they can. */
+    public static Optional<String> unavailable() {
+        return Optional.ofNullable(LOADED.unavailable());
+    }
+
+    /** The access for this Storm, if its stateful bolts can be handed over. */
+    public static Optional<StatefulBoltAccess> get() {
+        return Optional.ofNullable(LOADED.access());
+    }
+
+    /** Whether {@code taskObject} is Storm's wrapper of a stateful bolt (whatever its state provider). */
+    public boolean wraps(Object taskObject) {
+        return taskObject != null && taskObject.getClass() == executorClass;
+    }
+
+    /**
+     * Whether {@code taskObject} is a stateful bolt this class hands over: Storm's wrapper, a bolt that is not
+     * windowed, and the in-memory state. Other stateful bolts move as before this existed (no barrier, no gate).
+     */
+    public boolean handsOver(Object taskObject) {
+        if (!wraps(taskObject)) {
+            return false;
+        }
+        try {
+            Object st = state.get(taskObject);
+            return !(bolt.get(taskObject) instanceof WindowedBoltExecutor) && st != null
+                   && st.getClass() == inMemoryClass;
+        } catch (IllegalAccessException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The old instance's parts, read without changing anything (a handoff that fails later leaves the
+     * instance going on as before).
+     *
+     * @throws IllegalStateException why this executor is not handed over (not initialised yet, a persistent
+     *                               provider's state)
+     */
+    public StatefulBoltSnapshot capture(Object executor) {
+        try {
+            if (wraps(executor) && bolt.get(executor) instanceof WindowedBoltExecutor) {
+                throw new IllegalStateException("it is a stateful windowed bolt: the tuples in its window are not "
+                                                + "handed over");
+            }
+            Object st = inMemoryState(executor);
+            if (!initialized.getBoolean(executor)) {
+                throw new IllegalStateException("its state is not initialised yet (it waits for INITSTATE)");
+            }
+            if (!((List<?>) pending.get(executor)).isEmpty()) {
+                throw new IllegalStateException("it holds tuples from before its INITSTATE");
+            }
+            List<Request> rs = new ArrayList<>();
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) requests.get(executor)).entrySet()) {
+                rs.add(new Request(((CheckPointState.Action) requestAction.get(e.getKey())).name(),
+                                   requestTxid.getLong(e.getKey()), (Integer) e.getValue()));
+            }
+            List<AckIdentity> acked = new ArrayList<>();
+            for (Object t : (Queue<?>) ackedTuples.get(collector.get(executor))) {
+                acked.add(identity(t));
+            }
+            List<AckIdentity> prep = new ArrayList<>();
+            for (Object t : (List<?>) preparedTuples.get(executor)) {
+                prep.add(identity(t));
+            }
+            @SuppressWarnings("unchecked")
+            Map<Object, Object> now = (Map<Object, Object>) current.get(st);
+            return new StatefulBoltSnapshot(lastTxid.getLong(executor), rs, now, transaction(prepared.get(st)),
+                                            transaction(committed.get(st)), acked, prep);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("reading the stateful bolt failed: " + e.getMessage(), e);
+        }
+    }
+
+    private Object inMemoryState(Object executor) throws IllegalAccessException {
+        if (!wraps(executor)) {
+            throw new IllegalStateException("it is not a Storm stateful bolt executor");
+        }
+        Object st = state.get(executor);
+        if (st == null || st.getClass() != inMemoryClass) {
+            throw new IllegalStateException("its state is " + (st == null ? "not there" : "a " + st.getClass().getName())
+                                            + ", not Storm's in-memory KeyValueState: a persistent provider keeps it in "
+                                            + "its store, which the new instance reads itself");
+        }
+        return st;
+    }
+
+    private Transaction transaction(Object tx) throws IllegalAccessException {
+        if (tx == null) {
+            return null;
+        }
+        @SuppressWarnings("unchecked")
+        Map<Object, Object> contents = (Map<Object, Object>) txContents.get(tx);
+        return new Transaction(txTxid.getLong(tx), contents);
+    }
+
+    private static AckIdentity identity(Object tuple) {
+        if (!(tuple instanceof TupleImpl t)) {
+            throw new IllegalStateException("a pending tuple is a " + tuple.getClass().getName() + ", not a TupleImpl");
+        }
+        return new AckIdentity(t.getSourceComponent(), t.getSourceTask(), t.getSourceStreamId(),
+                               t.getMessageId().getAnchorsToIds(), t.getAckVal());
+    }
+
+    /**
+     * Installs {@code s} into a new, not yet initialised executor: its state, its checkpoint bookkeeping and
+     * the tuples to ack at the coming commits, then the bolt's {@code initState} with that state, as Storm's
+     * INITSTATE would. Everything is built before anything is set, and a bolt whose {@code initState} throws
+     * is put back as it was, so a failed install leaves the executor waiting for INITSTATE as before.
+     *
+     * @param context the worker's topology context (the acked tuples are rebuilt against it)
+     * @throws IllegalStateException why it could not be installed
+     */
+    public void restore(Object executor, StatefulBoltSnapshot s, GeneralTopologyContext context) {
+        try {
+            Object st = inMemoryState(executor);
+            if (initialized.getBoolean(executor)) {
+                throw new IllegalStateException("the new instance is already initialised");
+            }
+            Map<Object, Object> nowState = new ConcurrentHashMap<>(s.current());
+            Object preparedTx = tx(s.prepared());
+            Object committedTx = tx(s.committed());
+            Map<Object, Integer> reqs = new HashMap<>();
+            for (Request r : s.requests()) {
+                reqs.put(newRequest.newInstance(CheckPointState.Action.valueOf(r.action()), r.txid()), r.count());
+            }
+            List<Tuple> acked = tuples(s.acked(), context);
+            List<Tuple> prep = tuples(s.preparedTuples(), context);
+
+            Object oldNow = current.get(st);
+            Object oldPrepared = prepared.get(st);
+            Object oldCommitted = committed.get(st);
+            long oldTxid = lastTxid.getLong(executor);
+            current.set(st, nowState);
+            prepared.set(st, preparedTx);
+            committed.set(st, committedTx);
+            lastTxid.setLong(executor, s.lastTxid());
+            try {
+                @SuppressWarnings("unchecked")
+                IStatefulBolt<org.apache.storm.state.State> b =
+                    (IStatefulBolt<org.apache.storm.state.State>) bolt.get(executor);
+                b.initState((org.apache.storm.state.State) st);
+            } catch (RuntimeException e) {
+                current.set(st, oldNow);
+                prepared.set(st, oldPrepared);
+                committed.set(st, oldCommitted);
+                lastTxid.setLong(executor, oldTxid);
+                throw new IllegalStateException("the bolt's initState failed: " + e, e);
+            }
+            @SuppressWarnings("unchecked")
+            Map<Object, Integer> liveRequests = (Map<Object, Integer>) requests.get(executor);
+            liveRequests.clear();
+            liveRequests.putAll(reqs);
+            @SuppressWarnings("unchecked")
+            List<Tuple> livePrepared = (List<Tuple>) preparedTuples.get(executor);
+            livePrepared.addAll(prep);
+            @SuppressWarnings("unchecked")
+            Queue<Tuple> liveAcked = (Queue<Tuple>) ackedTuples.get(collector.get(executor));
+            liveAcked.addAll(acked);
+            initialized.setBoolean(executor, true);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("installing into the stateful bolt failed: " + e, e);
+        }
+    }
+
+    private Object tx(Transaction t) throws ReflectiveOperationException {
+        return t == null ? null : newTx.newInstance(t.txid(), new ConcurrentHashMap<>(t.contents()));
+    }
+
+    /**
+     * Tuples that ack and fail as the originals would: the acker needs only the anchors and the ack value, so
+     * the values (already executed, never read again) are nulls in the tuple's shape.
+     */
+    private static List<Tuple> tuples(List<AckIdentity> ids, GeneralTopologyContext context) {
+        List<Tuple> out = new ArrayList<>(ids.size());
+        for (AckIdentity a : ids) {
+            int width = context.getComponentOutputFields(a.component(), a.stream()).size();
+            TupleImpl t = new TupleImpl(context, new ArrayList<>(Collections.nCopies(width, null)), a.component(),
+                                        a.task(), a.stream(), MessageId.makeId(new HashMap<>(a.anchors())));
+            t.updateAckVal(a.ackVal());
+            out.add(t);
+        }
+        return out;
+    }
+}

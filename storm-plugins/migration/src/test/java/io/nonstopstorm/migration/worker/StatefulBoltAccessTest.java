@@ -1,0 +1,314 @@
+package io.nonstopstorm.migration.worker;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import io.nonstopstorm.migration.state.StatefulBoltSnapshot;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.storm.generated.StormTopology;
+import org.apache.storm.serialization.SerializationFactory;
+import org.apache.storm.spout.CheckPointState.Action;
+import org.apache.storm.spout.CheckpointSpout;
+import org.apache.storm.state.KeyValueState;
+import org.apache.storm.task.IOutputCollector;
+import org.apache.storm.task.OutputCollector;
+import org.apache.storm.task.TopologyContext;
+import org.apache.storm.topology.StatefulBoltExecutor;
+import org.apache.storm.topology.TopologyBuilder;
+import org.apache.storm.topology.base.BaseRichSpout;
+import org.apache.storm.topology.base.BaseStatefulBolt;
+import org.apache.storm.tuple.Fields;
+import org.apache.storm.tuple.MessageId;
+import org.apache.storm.tuple.Tuple;
+import org.apache.storm.tuple.TupleImpl;
+import org.apache.storm.tuple.Values;
+import org.apache.storm.utils.Utils;
+import org.junit.jupiter.api.Test;
+
+/** Against Storm's own StatefulBoltExecutor and in-memory provider, driven by real checkpoint tuples. */
+class StatefulBoltAccessTest {
+    private static final int SPOUT = 1;
+    private static final int CHECKPOINTS = 2;
+    private static final int STATE = 3;
+    private static final Map<String, Object> CONF = Utils.readDefaultConfig();
+
+    /** Counts per key, as the test topology's bolt does; remembers the state initState gave it. */
+    static final class Counter extends BaseStatefulBolt<KeyValueState<String, Long>> {
+        transient KeyValueState<String, Long> counts;
+        transient int inits;
+        transient boolean failInit;
+        transient OutputCollector collector;
+
+        @Override
+        public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
+            this.collector = collector;
+        }
+
+        @Override
+        public void initState(KeyValueState<String, Long> state) {
+            if (failInit) {
+                throw new IllegalStateException("no");
+            }
+            counts = state;
+            inits++;
+        }
+
+        @Override
+        public void execute(Tuple input) {
+            counts.put(input.getString(0), counts.get(input.getString(0), 0L) + 1);
+            collector.ack(input);   // Storm's executor holds the ack back until the next COMMIT
+        }
+    }
+
+    /** What the executor acked through Storm's collector: each tuple's anchors XOR its ack value. */
+    static final class Acks implements IOutputCollector {
+        final List<Map<Long, Long>> acked = new ArrayList<>();
+        final List<Map<Long, Long>> failed = new ArrayList<>();
+
+        private static Map<Long, Long> payload(Tuple t) {
+            Map<Long, Long> out = new HashMap<>();
+            t.getMessageId().getAnchorsToIds().forEach((root, id) -> out.put(root, id ^ ((TupleImpl) t).getAckVal()));
+            return out;
+        }
+
+        @Override
+        public List<Integer> emit(String streamId, Collection<Tuple> anchors, List<Object> tuple) {
+            return List.of();
+        }
+
+        @Override
+        public void emitDirect(int taskId, String streamId, Collection<Tuple> anchors, List<Object> tuple) {
+        }
+
+        @Override
+        public void ack(Tuple input) {
+            if (!CheckpointSpout.isCheckpoint(input)) {
+                acked.add(payload(input));
+            }
+        }
+
+        @Override
+        public void fail(Tuple input) {
+            failed.add(payload(input));
+        }
+
+        @Override
+        public void resetTimeout(Tuple input) {
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void reportError(Throwable error) {
+        }
+    }
+
+    static final class NoSpout extends BaseRichSpout {
+        @Override
+        public void open(Map<String, Object> conf, TopologyContext context,
+                         org.apache.storm.spout.SpoutOutputCollector collector) {
+        }
+
+        @Override
+        public void nextTuple() {
+        }
+
+        @Override
+        public void declareOutputFields(org.apache.storm.topology.OutputFieldsDeclarer declarer) {
+            declarer.declare(new Fields("key"));
+        }
+    }
+
+    private static final StormTopology TOPOLOGY;
+    private static final Map<String, Map<String, Fields>> FIELDS = Map.of(
+        "numbers", Map.of("default", new Fields("key")),
+        CheckpointSpout.CHECKPOINT_COMPONENT_ID,
+        Map.of(CheckpointSpout.CHECKPOINT_STREAM_ID, new Fields(CheckpointSpout.CHECKPOINT_FIELD_TXID,
+                                                              CheckpointSpout.CHECKPOINT_FIELD_ACTION)),
+        "state", Map.of("default", new Fields()));
+
+    static {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("numbers", new NoSpout());
+        b.setBolt("state", new Counter()).shuffleGrouping("numbers");
+        TOPOLOGY = b.createTopology();
+    }
+
+    private static TopologyContext context() {
+        Map<Integer, String> taskToComponent = Map.of(SPOUT, "numbers", CHECKPOINTS, CheckpointSpout.CHECKPOINT_COMPONENT_ID,
+                                                      STATE, "state");
+        Map<String, List<Integer>> tasks = Map.of("numbers", List.of(SPOUT), CheckpointSpout.CHECKPOINT_COMPONENT_ID,
+                                                  List.of(CHECKPOINTS), "state", List.of(STATE));
+        return new TopologyContext(TOPOLOGY, CONF, taskToComponent, tasks, FIELDS, new HashMap<>(), "t-1", null, null,
+                                   STATE, 6700, List.of(STATE), new HashMap<>(), new HashMap<>(), new HashMap<>(),
+                                   new HashMap<>(), new AtomicBoolean(), null);
+    }
+
+    private record Instance(StatefulBoltExecutor<KeyValueState<String, Long>> executor, Counter bolt, Acks acks) {
+    }
+
+    private static Instance instance() {
+        Counter bolt = new Counter();
+        StatefulBoltExecutor<KeyValueState<String, Long>> e = new StatefulBoltExecutor<>(bolt);
+        Acks acks = new Acks();
+        e.prepare(CONF, context(), new OutputCollector(acks));
+        return new Instance(e, bolt, acks);
+    }
+
+    private long nextId = 100;
+
+    private TupleImpl data(String key) {
+        long root = nextId++;
+        return new TupleImpl(context(), new Values(key), "numbers", SPOUT, "default", MessageId.makeId(Map.of(root, root * 7)));
+    }
+
+    private TupleImpl checkpoint(Action action, long txid) {
+        long root = nextId++;
+        return new TupleImpl(context(), new Values(txid, action), CheckpointSpout.CHECKPOINT_COMPONENT_ID, CHECKPOINTS,
+                             CheckpointSpout.CHECKPOINT_STREAM_ID, MessageId.makeId(Map.of(root, root)));
+    }
+
+    private static StatefulBoltAccess access() {
+        return StatefulBoltAccess.get().orElseThrow();
+    }
+
+    /** Through the topology's Kryo, as the snapshot travels. */
+    private static Object overTheWire(Object wire) {
+        Kryo kryo = SerializationFactory.getKryo(CONF);
+        Output out = new Output(256, -1);
+        kryo.writeClassAndObject(out, wire);
+        return kryo.readClassAndObject(new Input(out.toBytes()));
+    }
+
+    @Test
+    void thisStormsStatefulBoltExecutorIsTheOneTheAccessReads() {
+        assertEquals(java.util.Optional.empty(), StatefulBoltAccess.unavailable());
+    }
+
+    @Test
+    void aPrepareOnTheOldInstanceIsCommittedByTheNewOneWithTheWholeStateAndEveryTupleAckedOnce() {
+        Instance a = instance();
+        a.executor().execute(checkpoint(Action.INITSTATE, 0));
+        List<TupleImpl> sent = new ArrayList<>();
+        for (String k : List.of("x", "y", "x")) {
+            sent.add(data(k));
+            a.executor().execute(sent.get(sent.size() - 1));
+        }
+        a.executor().execute(checkpoint(Action.PREPARE, 1));
+        for (String k : List.of("x", "z")) {
+            sent.add(data(k));
+            a.executor().execute(sent.get(sent.size() - 1));
+        }
+
+        assertTrue(access().handsOver(a.executor()));
+        StatefulBoltSnapshot s = access().capture(a.executor());
+        assertEquals(Map.of("x", 3L, "y", 1L, "z", 1L), s.current());
+        assertEquals(1, s.prepared().txid());
+        assertEquals(Map.of("x", 2L, "y", 1L), s.prepared().contents());
+        assertEquals(3, s.preparedTuples().size());
+        assertEquals(2, s.acked().size());
+        assertEquals(1, s.lastTxid());
+
+        Instance b = instance();
+        access().restore(b.executor(), StatefulBoltSnapshot.fromWire(overTheWire(s.toWire())), context());
+        assertEquals(1, b.bolt().inits, "initState with the handed-over state, as INITSTATE would");
+        assertEquals(3L, b.bolt().counts.get("x"));
+
+        // The COMMIT of the old instance's PREPARE: the new one has that prepared state, and acks what it covered.
+        assertDoesNotThrow(() -> b.executor().execute(checkpoint(Action.COMMIT, 1)));
+        assertTrue(b.acks().failed.isEmpty(), "the commit failed: " + b.acks().failed);
+        assertEquals(sent.subList(0, 3).stream().map(Acks::payload).toList(), b.acks().acked);
+        b.executor().execute(data("y"));
+        b.executor().execute(checkpoint(Action.PREPARE, 2));
+        b.executor().execute(checkpoint(Action.COMMIT, 2));
+        assertEquals(6, b.acks().acked.size(), "the three of PREPARE 1, then the two acked after it and the new one");
+        assertEquals(sent.subList(3, 5).stream().map(Acks::payload).toList(), b.acks().acked.subList(3, 5));
+        assertEquals(2L, b.bolt().counts.get("y"));
+        assertEquals(1, b.bolt().inits, "no INITSTATE, no rollback");
+
+        // Reading the old instance changed nothing there: it could go on itself.
+        assertTrue(a.acks().acked.isEmpty());
+        a.executor().execute(checkpoint(Action.COMMIT, 1));
+        assertEquals(3, a.acks().acked.size());
+    }
+
+    @Test
+    void anInstanceWaitingForItsInitStateIsNotHandedOver() {
+        Instance a = instance();
+        a.executor().execute(data("x"));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> access().capture(a.executor()));
+        assertTrue(e.getMessage().contains("not initialised"), e.getMessage());
+    }
+
+    @Test
+    void aBoltWhoseInitStateFailsIsLeftWaitingForStormsInitState() {
+        Instance a = instance();
+        a.executor().execute(checkpoint(Action.INITSTATE, 0));
+        a.executor().execute(data("x"));
+        StatefulBoltSnapshot s = access().capture(a.executor());
+        Instance b = instance();
+        b.bolt().failInit = true;
+        assertThrows(IllegalStateException.class, () -> access().restore(b.executor(), s, context()));
+        assertEquals(0, b.bolt().inits);
+        b.bolt().failInit = false;
+        b.executor().execute(checkpoint(Action.INITSTATE, 0));
+        assertEquals(1, b.bolt().inits);
+        assertNotNull(b.bolt().counts);
+        assertFalse(b.bolt().counts.iterator().hasNext(), "Storm's INITSTATE found the empty state, not a half install");
+    }
+
+    @Test
+    void aStormWithoutOneOfTheFieldsIsReportedWithTheFieldAndNothingIsHandedOver() {
+        StatefulBoltAccess.Loaded l = StatefulBoltAccess.load(name -> name.equals(StatefulBoltAccess.EXECUTOR)
+            ? Object.class : stormClass(name));
+        assertEquals(null, l.access());
+        assertTrue(l.unavailable().contains("bolt"), l.unavailable());
+    }
+
+    @Test
+    void aStatefulWindowedBoltIsRefusedWithTheReason() {
+        var windowed = new org.apache.storm.topology.base.BaseStatefulWindowedBolt<KeyValueState<String, Long>>() {
+            @Override
+            public void initState(KeyValueState<String, Long> state) {
+            }
+
+            @Override
+            public void execute(org.apache.storm.windowing.TupleWindow window) {
+            }
+        }.withTumblingWindow(new org.apache.storm.topology.base.BaseWindowedBolt.Count(3));
+        var e = new StatefulBoltExecutor<>(new org.apache.storm.topology.StatefulWindowedBoltExecutor<>(windowed));
+        assertFalse(access().handsOver(e));
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> access().capture(e));
+        assertTrue(refused.getMessage().contains("windowed"), refused.getMessage());
+    }
+
+    @Test
+    void anotherStateThanTheInMemoryOneIsRefusedWithTheReason() {
+        assertFalse(access().wraps(new Object()));
+        assertFalse(access().handsOver(new Object()));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> access().capture(new Object()));
+        assertTrue(e.getMessage().contains("not a Storm stateful bolt executor"), e.getMessage());
+    }
+
+    private static Class<?> stormClass(String name) {
+        try {
+            return Class.forName(name);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
