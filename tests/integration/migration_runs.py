@@ -1,6 +1,7 @@
 """Helpers for the migration correctness tests: a word count whose feed the test starts and stops, and
 single-executor moves done one after the other, each applied (Nimbus's assignment in ZooKeeper) and in
-effect (running on the target, both workers routing to it) before the next."""
+effect (running on the target, both workers routing to it) before the next; for executors whose bolt
+hands its state over, a move of the same executor again also waits for the previous handoff's end."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from kazoo.client import KazooClient
 
+from pycontrol.migration.events import first
 from pycontrol.migration.migrate import wait_decision, write_plan
 from pycontrol.migration.observe import move_timeline, slot_events, wait_move_done, worker_pids
 from pycontrol.storm import placement
@@ -82,16 +84,21 @@ class Move:
     effect_ms: float
     stopped_ms: float | None = None
     dropped_total: int = 0
+    handoff: dict | None = None   # the target's handoff_released or handoff_gave_up event (Mover.handoffs)
 
 
 @dataclass
 class Mover:
-    """Moves single executors of one topology, one at a time, and keeps each move's timings."""
+    """Moves single executors of one topology, one at a time, and keeps each move's timings. With
+    handoffs, the moved executors' bolt hands its state over (one task per executor): a move is finished
+    only once the target's gate opened too (the state installed, or given up on), so the next move of the
+    same executor starts from an instance that owns the state."""
     cluster: object
     client: KazooClient
     name: str
     topo_id: str
     timeout_s: float = 90
+    handoffs: bool = False
     moves: list[Move] = field(default_factory=list)
 
     def assignment(self) -> dict[ExecutorId, str]:
@@ -124,10 +131,15 @@ class Mover:
         return m
 
     def finish(self, m: Move) -> Move:
-        """Waits until the move's old instance is shut down (lazy kill done)."""
+        """Waits until the move's old instance is shut down (lazy kill done) and, with handoffs, until
+        the new instance's gate opened."""
         if m.stopped_ms is None:
             tl = wait_move_done(self.cluster.spec, m.executor, m.source, m.target, m.t0_ms, self.timeout_s)
             m.stopped_ms, m.dropped_total = round(tl.stopped_ms), tl.dropped_total
+        if self.handoffs and m.handoff is None:
+            m.handoff = wait_for(f"{m.executor}'s gate on {m.target} opened",
+                                 lambda: handoff_outcome(slot_events(self.cluster.spec, m.target), m), self.timeout_s,
+                                 0.2)
         return m
 
     def finish_all(self) -> None:
@@ -146,6 +158,15 @@ class Mover:
                 "effect_ms": stats([m.effect_ms for m in self.moves]),
                 "stopped_ms": stats([m.stopped_ms for m in done]) if done else None,
                 "dropped_total": max((m.dropped_total for m in done), default=0)}
+
+
+def handoff_outcome(target_events: list[dict], m: Move) -> dict | None:
+    """The target's first handoff_released or handoff_gave_up for the move's task since the plan was
+    written (moves of one executor do not overlap: Mover.move finishes the previous one first)."""
+    assert m.executor.start == m.executor.end, f"{m.executor}: a handoff is per task; one task per executor"
+    found = [e for e in (first(target_events, kind, m.t0_ms, task=m.executor.start)
+                         for kind in ("handoff_released", "handoff_gave_up")) if e]
+    return min(found, key=lambda e: e["t_ms"]) if found else None
 
 
 def both_workers(cluster, topo_id: str) -> tuple[str, str]:
