@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * Word count Bolt 2: counts words (fields-grouped, so each word lives in one task), emits
  * (word, count), and on every tick tuple writes its counts to a {@link CountsSnapshot} if they
  * changed, so a run's result can be checked against the input. Its counts move with it when nonstop
- * migration moves its executor ({@link HandoffState}): the snapshot is the count map.
+ * migration moves its executor ({@link HandoffState}): the snapshot is the count map. Once an instance
+ * handed its counts over it writes no more: the new instance owns them, and a later write of the old
+ * one's (its cleanup at the lazy kill) would leave that task's newest file with fewer counts.
  */
 public class WordCountBolt extends BaseRichBolt implements HandoffState<HashMap<String, Long>> {
     private static final Logger LOG = LoggerFactory.getLogger(WordCountBolt.class);
@@ -31,6 +33,12 @@ public class WordCountBolt extends BaseRichBolt implements HandoffState<HashMap<
     private transient CountsSnapshot snapshot;
     private transient long tuples;
     private transient boolean dirty;
+    /**
+     * A snapshot was taken for a handoff and nothing executed since. After a handoff the worker executes
+     * nothing more here (it forwards the tuples and drops the ticks); the next execute means the handoff
+     * was refused and this instance still owns the counts.
+     */
+    private transient boolean handedOver;
 
     @Override
     public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
@@ -42,6 +50,7 @@ public class WordCountBolt extends BaseRichBolt implements HandoffState<HashMap<
 
     @Override
     public void execute(Tuple input) {
+        handedOver = false;
         if (TupleUtils.isTick(input)) {
             writeSnapshot();
             return;
@@ -55,7 +64,7 @@ public class WordCountBolt extends BaseRichBolt implements HandoffState<HashMap<
     }
 
     private void writeSnapshot() {
-        if (!dirty) {
+        if (!dirty || handedOver) {
             return;
         }
         try {
@@ -74,6 +83,7 @@ public class WordCountBolt extends BaseRichBolt implements HandoffState<HashMap<
     /** A HashMap, which Storm's Kryo registers by default: no topology registration needed. */
     @Override
     public HashMap<String, Long> snapshotState() {
+        handedOver = true;
         return new HashMap<>(counts);
     }
 
@@ -83,6 +93,7 @@ public class WordCountBolt extends BaseRichBolt implements HandoffState<HashMap<
         // Every counted word added one to one count.
         tuples = counts.values().stream().mapToLong(Long::longValue).sum();
         dirty = true;
+        handedOver = false;
     }
 
     @Override
