@@ -19,7 +19,7 @@ from pycontrol.migration.observe import move_timeline, slot_events, wait_move_do
 from pycontrol.storm import placement
 from pycontrol.storm.assignment import read_assignment
 from pycontrol.wire.executor import ExecutorId
-from pycontrol.workloads import series
+from pycontrol.workloads import outputs, series
 from tests.conftest import wait_for
 from tests.integration.workload_runs import Run
 from topologies.common.words import split_words
@@ -55,6 +55,25 @@ def expected_counts(input_file: Path, items: int) -> Counter:
         if times:
             out.update({w: n * times for w, n in c.items()})
     return out
+
+
+def wait_counts_exact(run: Run, expected: Counter, timeout_s: float = 60) -> outputs.Counts:
+    """Polls the count bolts' snapshots (written on a 1 s tick; a task's newest one wins) until every
+    word's count equals `expected`; on a deadline the error says how far off they were."""
+    last: list[outputs.Counts] = []
+
+    def exact():
+        last[:] = [outputs.read_counts(run.dirs(), "count")]
+        return last[0] if last[0].words == expected else None
+    try:
+        return wait_for("every word's count equals the input's", exact, timeout_s, poll_s=1)
+    except AssertionError as e:
+        counts = last[0].words if last else Counter()
+        missing, extra = expected - counts, counts - expected
+        raise AssertionError(f"{e}: {sum(missing.values())} of {sum(expected.values())} words missing "
+                             f"({len(missing)} of {len(expected)} distinct words undercounted), "
+                             f"{sum(extra.values())} extra; e.g. (word, counted, expected): "
+                             f"{[(w, counts[w], expected[w]) for w in list(missing | extra)[:10]]}") from e
 
 
 def wait_stream_settled(run: Run, timeout_s: float = 240) -> series.Totals:
