@@ -1,6 +1,7 @@
 """Helpers for the migration correctness tests: a word count whose feed the test starts and stops, and
 single-executor moves done one after the other, each applied (Nimbus's assignment in ZooKeeper) and in
-effect (running on the target, both workers routing to it) before the next."""
+effect (running on the target, both workers routing to it) before the next; for executors whose bolt
+hands its state over, a move of the same executor again also waits for the previous handoff's end."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ from pathlib import Path
 
 from kazoo.client import KazooClient
 
+from pycontrol.migration.events import first
 from pycontrol.migration.migrate import wait_decision, write_plan
 from pycontrol.migration.observe import move_timeline, slot_events, wait_move_done, worker_pids
 from pycontrol.storm import placement
 from pycontrol.storm.assignment import read_assignment
 from pycontrol.wire.executor import ExecutorId
-from pycontrol.workloads import series
+from pycontrol.workloads import outputs, series
 from tests.conftest import wait_for
 from tests.integration.workload_runs import Run
 from topologies.common.words import split_words
@@ -55,6 +57,25 @@ def expected_counts(input_file: Path, items: int) -> Counter:
     return out
 
 
+def wait_counts_exact(run: Run, expected: Counter, timeout_s: float = 60) -> outputs.Counts:
+    """Polls the count bolts' snapshots (written on a 1 s tick; a task's newest one wins) until every
+    word's count equals `expected`; on a deadline the error says how far off they were."""
+    last: list[outputs.Counts] = []
+
+    def exact():
+        last[:] = [outputs.read_counts(run.dirs(), "count")]
+        return last[0] if last[0].words == expected else None
+    try:
+        return wait_for("every word's count equals the input's", exact, timeout_s, poll_s=1)
+    except AssertionError as e:
+        counts = last[0].words if last else Counter()
+        missing, extra = expected - counts, counts - expected
+        raise AssertionError(f"{e}: {sum(missing.values())} of {sum(expected.values())} words missing "
+                             f"({len(missing)} of {len(expected)} distinct words undercounted), "
+                             f"{sum(extra.values())} extra; e.g. (word, counted, expected): "
+                             f"{[(w, counts[w], expected[w]) for w in list(missing | extra)[:10]]}") from e
+
+
 def wait_stream_settled(run: Run, timeout_s: float = 240) -> series.Totals:
     """After FeedSwitch.stop(): waits until no item is emitted any more and every emitted one is acked
     (the spout reports nothing pending), and returns the totals."""
@@ -82,16 +103,21 @@ class Move:
     effect_ms: float
     stopped_ms: float | None = None
     dropped_total: int = 0
+    handoff: dict | None = None   # the target's handoff_released or handoff_gave_up event (Mover.handoffs)
 
 
 @dataclass
 class Mover:
-    """Moves single executors of one topology, one at a time, and keeps each move's timings."""
+    """Moves single executors of one topology, one at a time, and keeps each move's timings. With
+    handoffs, the moved executors' bolt hands its state over (one task per executor): a move is finished
+    only once the target's gate opened too (the state installed, or given up on), so the next move of the
+    same executor starts from an instance that owns the state."""
     cluster: object
     client: KazooClient
     name: str
     topo_id: str
     timeout_s: float = 90
+    handoffs: bool = False
     moves: list[Move] = field(default_factory=list)
 
     def assignment(self) -> dict[ExecutorId, str]:
@@ -124,10 +150,15 @@ class Mover:
         return m
 
     def finish(self, m: Move) -> Move:
-        """Waits until the move's old instance is shut down (lazy kill done)."""
+        """Waits until the move's old instance is shut down (lazy kill done) and, with handoffs, until
+        the new instance's gate opened."""
         if m.stopped_ms is None:
             tl = wait_move_done(self.cluster.spec, m.executor, m.source, m.target, m.t0_ms, self.timeout_s)
             m.stopped_ms, m.dropped_total = round(tl.stopped_ms), tl.dropped_total
+        if self.handoffs and m.handoff is None:
+            m.handoff = wait_for(f"{m.executor}'s gate on {m.target} opened",
+                                 lambda: handoff_outcome(slot_events(self.cluster.spec, m.target), m), self.timeout_s,
+                                 0.2)
         return m
 
     def finish_all(self) -> None:
@@ -146,6 +177,15 @@ class Mover:
                 "effect_ms": stats([m.effect_ms for m in self.moves]),
                 "stopped_ms": stats([m.stopped_ms for m in done]) if done else None,
                 "dropped_total": max((m.dropped_total for m in done), default=0)}
+
+
+def handoff_outcome(target_events: list[dict], m: Move) -> dict | None:
+    """The target's first handoff_released or handoff_gave_up for the move's task since the plan was
+    written (moves of one executor do not overlap: Mover.move finishes the previous one first)."""
+    assert m.executor.start == m.executor.end, f"{m.executor}: a handoff is per task; one task per executor"
+    found = [e for e in (first(target_events, kind, m.t0_ms, task=m.executor.start)
+                         for kind in ("handoff_released", "handoff_gave_up")) if e]
+    return min(found, key=lambda e: e["t_ms"]) if found else None
 
 
 def both_workers(cluster, topo_id: str) -> tuple[str, str]:

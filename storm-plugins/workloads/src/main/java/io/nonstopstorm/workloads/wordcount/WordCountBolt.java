@@ -18,13 +18,21 @@ import org.apache.storm.utils.TupleUtils;
  * Word count Bolt 2: counts words (fields-grouped, so each word lives in one task), emits
  * (word, count), and on every tick tuple writes its counts to a {@link CountsSnapshot} if they
  * changed, so a run's result can be checked against the input. Its counts move with it when nonstop
- * migration moves its executor ({@link HandoffState}): the snapshot is the count map.
+ * migration moves its executor ({@link HandoffState}): the snapshot is the count map. Once an instance
+ * handed its counts over it writes no more: the new instance owns them, and a later write of the old
+ * one's (its cleanup at the lazy kill) would leave that task's newest file with fewer counts.
  */
 public class WordCountBolt extends BaseRichBolt implements HandoffState<HashMap<String, Long>> {
     private transient OutputCollector collector;
     private transient Map<String, Long> counts;
     private transient CountsSnapshot snapshot;
     private transient long tuples;
+    /**
+     * A snapshot was taken for a handoff and nothing executed since. After a handoff the worker executes
+     * nothing more here (it forwards the tuples and drops the ticks); the next execute means the handoff
+     * was refused and this instance still owns the counts.
+     */
+    private transient boolean handedOver;
 
     @Override
     public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
@@ -36,6 +44,7 @@ public class WordCountBolt extends BaseRichBolt implements HandoffState<HashMap<
 
     @Override
     public void execute(Tuple input) {
+        handedOver = false;
         if (TupleUtils.isTick(input)) {
             writeSnapshot();
             return;
@@ -49,7 +58,9 @@ public class WordCountBolt extends BaseRichBolt implements HandoffState<HashMap<
     }
 
     private void writeSnapshot() {
-        snapshot.writeIfChanged(counts, tuples);
+        if (!handedOver) {
+            snapshot.writeIfChanged(counts, tuples);
+        }
     }
 
     @Override
@@ -60,6 +71,7 @@ public class WordCountBolt extends BaseRichBolt implements HandoffState<HashMap<
     /** A HashMap, which Storm's Kryo registers by default: no topology registration needed. */
     @Override
     public HashMap<String, Long> snapshotState() {
+        handedOver = true;
         return new HashMap<>(counts);
     }
 
@@ -71,6 +83,7 @@ public class WordCountBolt extends BaseRichBolt implements HandoffState<HashMap<
         if (this.snapshot != null) {  // null only outside a worker (prepare not called)
             this.snapshot.changed();
         }
+        handedOver = false;
     }
 
     @Override
