@@ -33,6 +33,7 @@ public final class ShellBoltAccess {
 
     private static final Loaded LOADED = load(ShellBoltAccess::stormClass);
     private static final AtomicLong IDS = new AtomicLong();
+    private static final String HEARTBEAT_STREAM = "__heartbeat";
 
     private final Class<?> shellBolt;
     private final Field process;
@@ -118,11 +119,30 @@ public final class ShellBoltAccess {
                 } else {
                     replies = new MultilangReplies(s);
                     serializer.set(p, replies);
+                    ping(queue);
                 }
                 return new Channel(this, queue, replies);
             }
         } catch (IllegalAccessException e) {
             throw new IllegalStateException("reading the shell bolt failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The bolt's reader may be waiting inside the serializer it had before: a heartbeat (which every multilang
+     * library answers with {@code sync}) makes that call return with the first message after the swap, so every
+     * reply to a request written later is read through the wrapper.
+     */
+    private void ping(Object queue) {
+        BoltMsg m = new BoltMsg();
+        m.setId("nonstop-ping-" + IDS.incrementAndGet());
+        m.setStream(HEARTBEAT_STREAM);
+        m.setTask(Constants.SYSTEM_TASK_ID);
+        m.setTuple(List.of());
+        try {
+            putBoltMsg.invoke(queue, m);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("pinging the subprocess failed: " + e, e);
         }
     }
 
