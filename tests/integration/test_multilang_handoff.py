@@ -2,8 +2,9 @@
 in `count` (HandoffCountBolt, which opts in with the StateHandoff mixin) and in `plaincount` (the plain
 WordCountBolt). A `count` executor moves across and back, its counts going with it through the multilang
 snapshot/restore pair, so every final count equals a direct count of the input; a `plaincount` executor moves
-across as before (no barrier, no gate, its new instance starts empty). Every tuple acked, nothing replayed, no
-worker JVM restarted."""
+across as before (no barrier, no gate, its new instance starts empty); a `refusecount` executor, whose bolt opts in but
+whose snapshot raises, is refused with the bolt's reason on both workers and its new instance starts without
+waiting. Every tuple acked, nothing replayed, no worker JVM restarted."""
 
 from __future__ import annotations
 
@@ -43,10 +44,12 @@ def test_a_python_bolt_that_opts_in_keeps_its_counts_through_live_moves(cluster,
         where = mover.assignment()
         counter = next(e for e in executors_of(cluster, run.topo_id, "count") if where[e] == a)
         plain = next(e for e in executors_of(cluster, run.topo_id, "plaincount") if where[e] == a)
+        refuser = executors_of(cluster, run.topo_id, "refusecount")[0]
+        refuser_to = b if where[refuser] == a else a
         feed.start(RATE)
         wait_for(f"{COUNTED_BEFORE} words counted",
                  lambda: read_counts(run.dirs(), "count").tuples >= COUNTED_BEFORE, 180, 1)
-        for executor, target in ((counter, b), (plain, b), (counter, a)):
+        for executor, target in ((counter, b), (plain, b), (refuser, refuser_to), (counter, a)):
             mover.finish(mover.move(executor, target))
         time.sleep(RUN_AFTER_S)   # traffic, not a check: the checks below poll with deadlines
         feed.stop()
@@ -57,11 +60,18 @@ def test_a_python_bolt_that_opts_in_keeps_its_counts_through_live_moves(cluster,
         assert totals.acked == totals.emitted and (totals.failed, totals.replayed) == (0, 0)
 
         events = [e for e in events_since(cluster, (a, b), t0_ms) if str(e.get("event", "")).startswith("handoff_")]
-        assert {e["task"] for e in events} == {counter.start}, events   # the plain bolt takes no handoff path
-        sent = [e for e in events if e["event"] == "handoff_sent"]
-        released = [e["event"] for e in events if e["event"] in ("handoff_released", "handoff_gave_up")]
+        assert {e["task"] for e in events} == {counter.start, refuser.start}, events   # the plain bolt takes none
+        counted = [e for e in events if e["task"] == counter.start]
+        sent = [e for e in counted if e["event"] == "handoff_sent"]
+        released = [e["event"] for e in counted if e["event"] in ("handoff_released", "handoff_gave_up")]
         assert len(sent) == 2 and all(e["bytes"] > 0 for e in sent), events
         assert released == ["handoff_released"] * 2, events
+        refused = {e["event"]: e for e in events if e["task"] == refuser.start}
+        assert set(refused) == {"handoff_aborted", "handoff_gave_up"}, refused
+        why = "the subprocess refused: RuntimeError: workload.handoff.refuse is set"
+        assert why in refused["handoff_aborted"]["reason"], refused
+        assert refused["handoff_gave_up"]["reason"].startswith("the old instance kept the state"), refused
+        assert why in refused["handoff_gave_up"]["reason"], refused
 
         def exact():
             result = read_counts(run.dirs(), "count")

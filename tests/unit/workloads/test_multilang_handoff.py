@@ -56,14 +56,15 @@ def test_the_spec_opts_the_component_in():
     specs = {s.name: s for s in WordCountHandoff.specs}
     assert json.loads(specs["count"].config)[OPT_IN_KEY] is True
     assert OPT_IN_KEY not in json.loads(specs["plaincount"].config)
+    assert json.loads(specs["refusecount"].config)[OPT_IN_KEY] is True
 
 
 @pytest.fixture
 def peer(tmp_path):
     peers = []
 
-    def start(component, **kw):
-        p = MultilangPeer(component, {}, tmp_path, **kw)
+    def start(component, conf=None, **kw):
+        p = MultilangPeer(component, conf or {}, tmp_path, **kw)
         peers.append(p)
         return p
 
@@ -98,3 +99,12 @@ def test_a_counting_bolt_hands_its_counts_to_another_process_between_two_tuples(
     refused = _request(new, "nonstop-3", RESTORE_STREAM, ['{"counts": 5, "tuples": 1}'])
     assert refused["command"] == "nonstop_failed" and "ValueError" in refused["msg"]
     assert emits(new.tuple("5", ["b"], comp="split")) == [["b", 2]]  # a refused restore changed nothing
+
+
+def test_a_bolt_whose_snapshot_fails_says_why_and_keeps_counting(peer):
+    p = peer("topologies.handoff.bolts.HandoffCountBolt", conf={"workload.handoff.refuse": True}, task_id=9,
+             component_id="refusecount")
+    assert emits(p.tuple("1", ["a"], comp="split")) == [["a", 1]]
+    assert _request(p, "nonstop-1", SNAPSHOT_STREAM, []) == {"command": "nonstop_failed", "id": "nonstop-1",
+                                                             "msg": "RuntimeError: workload.handoff.refuse is set"}
+    assert emits(p.tuple("2", ["a"], comp="split")) == [["a", 2]]
