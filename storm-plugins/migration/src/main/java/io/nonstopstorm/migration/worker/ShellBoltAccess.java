@@ -1,6 +1,7 @@
 package io.nonstopstorm.migration.worker;
 
 import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -39,7 +40,7 @@ public final class ShellBoltAccess {
     private final Field process;
     private final Field pendingWrites;
     private final Field serializer;
-    private final java.lang.reflect.Method putBoltMsg;
+    private final Method putBoltMsg;
 
     /** This Storm's access, or why there is none. */
     record Loaded(ShellBoltAccess access, String unavailable) {

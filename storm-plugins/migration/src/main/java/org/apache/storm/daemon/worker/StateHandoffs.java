@@ -19,6 +19,7 @@ import io.nonstopstorm.migration.worker.ShellBoltAccess;
 import io.nonstopstorm.migration.worker.StatefulBoltAccess;
 import io.nonstopstorm.migration.worker.TupleSizeEstimate;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,8 +46,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * State handoff for bolts that implement {@link HandoffState}, and for Storm's stateful bolts with the
- * in-memory state provider ({@link StatefulBoltAccess}), applied to Storm (docs/state-handoff.md). Everything that touches a bolt runs on its executor's own thread, inside
+ * State handoff for bolts that implement {@link HandoffState}, for Storm's stateful bolts with the
+ * in-memory state provider ({@link StatefulBoltAccess}), and for multilang bolts that opt in
+ * ({@link MultilangHandoff}), applied to Storm (docs/state-handoff.md). Everything that touches a bolt runs on its executor's own thread, inside
  * {@code BoltExecutor.tupleActionFn}: the source's barrier, its snapshot and the sending of the chunks;
  * the target's gate, the install and the release of the held tuples. The messages are tuples on the
  * moving component's {@code __system} stream ({@link HandoffMessage}), so they travel the workers' own
@@ -75,7 +77,7 @@ public final class StateHandoffs {
     private static final Map<Integer, Boolean> OPT_IN = new ConcurrentHashMap<>();
     /** Shell bolts of this JVM whose component opts in ({@link MultilangHandoff#OPT_IN}), by instance. */
     private static final Map<Object, ShellBoltAccess.Channel> SHELL_OPT_IN =
-        java.util.Collections.synchronizedMap(new WeakHashMap<>());
+        Collections.synchronizedMap(new WeakHashMap<>());
 
     private final WorkerState ws;
     private final HandoffLimits limits;
@@ -193,9 +195,10 @@ public final class StateHandoffs {
     }
 
     /**
-     * How a task's bolt is handed over: its own {@link HandoffState}, Storm's stateful bolt executor with the
-     * in-memory state through {@link StatefulBoltAccess} (when this Storm's executor is the one it reads), or
-     * null: not handed over.
+     * How a task's bolt is handed over: its own {@link HandoffState}, a shell bolt whose component opts in
+     * through its subprocess ({@link MultilangHandoff}), Storm's stateful bolt executor with the in-memory state
+     * through {@link StatefulBoltAccess} (when this Storm's executor is the one it reads), or null: not handed
+     * over.
      */
     static HandoffState<?> handoffOf(Object bolt, GeneralTopologyContext context) {
         if (bolt instanceof HandoffState<?> s) {
