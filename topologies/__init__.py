@@ -13,6 +13,7 @@ TOPOLOGIES = {
     "wordcount-py": ("topologies.wordcount.topology", "WordCount"),
     "wordcount-heavy-py": ("topologies.wordcount.topology", "WordCountHeavy"),
     "wordcount-pyspout": ("topologies.wordcount.topology", "WordCountPythonSpout"),
+    "wordcount-handoff-py": ("topologies.handoff.topology", "WordCountHandoff"),
     "linear-py": ("topologies.linear.topology", "Linear"),
     "micro-linear-py": ("topologies.microdag.topology", "MicroLinear"),
     "micro-diamond-py": ("topologies.microdag.topology", "MicroDiamond"),

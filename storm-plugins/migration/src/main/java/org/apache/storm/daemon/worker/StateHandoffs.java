@@ -14,13 +14,17 @@ import io.nonstopstorm.migration.state.SnapshotChunker;
 import io.nonstopstorm.migration.state.StatefulBoltSnapshot;
 import io.nonstopstorm.migration.worker.LoggedTask;
 import io.nonstopstorm.migration.worker.MigrationEventLog;
+import io.nonstopstorm.migration.worker.MultilangHandoff;
+import io.nonstopstorm.migration.worker.ShellBoltAccess;
 import io.nonstopstorm.migration.worker.StatefulBoltAccess;
 import io.nonstopstorm.migration.worker.TupleSizeEstimate;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -37,12 +41,14 @@ import org.apache.storm.task.GeneralTopologyContext;
 import org.apache.storm.tuple.AddressedTuple;
 import org.apache.storm.tuple.TupleImpl;
 import org.apache.storm.utils.JCQueue;
+import org.apache.storm.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * State handoff for bolts that implement {@link HandoffState}, and for Storm's stateful bolts with the
- * in-memory state provider ({@link StatefulBoltAccess}), applied to Storm (docs/state-handoff.md). Everything that touches a bolt runs on its executor's own thread, inside
+ * State handoff for bolts that implement {@link HandoffState}, for Storm's stateful bolts with the
+ * in-memory state provider ({@link StatefulBoltAccess}), and for multilang bolts that opt in
+ * ({@link MultilangHandoff}), applied to Storm (docs/state-handoff.md). Everything that touches a bolt runs on its executor's own thread, inside
  * {@code BoltExecutor.tupleActionFn}: the source's barrier, its snapshot and the sending of the chunks;
  * the target's gate, the install and the release of the held tuples. The messages are tuples on the
  * moving component's {@code __system} stream ({@link HandoffMessage}), so they travel the workers' own
@@ -69,6 +75,9 @@ public final class StateHandoffs {
     private static volatile StateHandoffs active;
     /** Tasks of this JVM whose bolt opts in (registered at the executor's init). */
     private static final Map<Integer, Boolean> OPT_IN = new ConcurrentHashMap<>();
+    /** Shell bolts of this JVM whose component opts in ({@link MultilangHandoff#OPT_IN}), by instance. */
+    private static final Map<Object, ShellBoltAccess.Channel> SHELL_OPT_IN =
+        Collections.synchronizedMap(new WeakHashMap<>());
 
     private final WorkerState ws;
     private final HandoffLimits limits;
@@ -109,6 +118,10 @@ public final class StateHandoffs {
 
     /** Makes {@code h} the one the woven executors call (null: none, every tuple goes through untouched). */
     static void activate(StateHandoffs h) {
+        if (h != null) {
+            ShellBoltAccess.unavailable().ifPresent(why -> LOG.warn("nonstop: multilang bolts move without their "
+                                                                    + "state: {}", why));
+        }
         active = h;
     }
 
@@ -122,12 +135,42 @@ public final class StateHandoffs {
     public static void onBoltInit(List<Task> idToTask) {
         for (Task t : idToTask) {
             if (t != null) {
+                attachShell(t);
                 if (handoffOf(t.getTaskObject(), null) != null) {
                     OPT_IN.put(t.getTaskId(), Boolean.TRUE);
                 } else {
                     OPT_IN.remove(t.getTaskId());
                 }
             }
+        }
+    }
+
+    /**
+     * A prepared shell bolt whose component conf opts in gets the channel its handoff talks through; one that
+     * does not is left exactly as it was (Storm's own serializer, no requests ever written to it).
+     */
+    private static void attachShell(Task t) {
+        Object bolt = t.getTaskObject();
+        Optional<ShellBoltAccess> access = ShellBoltAccess.get();
+        if (access.isEmpty() || !access.get().wraps(bolt)) {
+            return;
+        }
+        Object optIn;
+        try {
+            String json = t.getUserContext().getComponentCommon(t.getComponentId()).get_json_conf();
+            optIn = json == null ? null : Utils.parseJson(json).get(MultilangHandoff.OPT_IN);
+        } catch (RuntimeException e) {
+            LOG.warn("nonstop: task {}: its component conf could not be read; its state is not handed over: {}",
+                     t.getTaskId(), e.toString());
+            return;
+        }
+        if (!MultilangHandoff.optsIn(optIn)) {
+            return;
+        }
+        try {
+            SHELL_OPT_IN.put(bolt, access.get().attach(bolt));
+        } catch (RuntimeException e) {
+            LOG.warn("nonstop: task {}: its shell bolt's state is not handed over: {}", t.getTaskId(), e.getMessage());
         }
     }
 
@@ -152,13 +195,19 @@ public final class StateHandoffs {
     }
 
     /**
-     * How a task's bolt is handed over: its own {@link HandoffState}, Storm's stateful bolt executor with the
-     * in-memory state through {@link StatefulBoltAccess} (when this Storm's executor is the one it reads), or
-     * null: not handed over.
+     * How a task's bolt is handed over: its own {@link HandoffState}, a shell bolt whose component opts in
+     * through its subprocess ({@link MultilangHandoff}), Storm's stateful bolt executor with the in-memory state
+     * through {@link StatefulBoltAccess} (when this Storm's executor is the one it reads), or null: not handed
+     * over.
      */
     static HandoffState<?> handoffOf(Object bolt, GeneralTopologyContext context) {
         if (bolt instanceof HandoffState<?> s) {
             return s;
+        }
+        ShellBoltAccess.Channel shell = bolt == null ? null : SHELL_OPT_IN.get(bolt);
+        if (shell != null) {
+            StateHandoffs h = active;
+            return new MultilangHandoff(shell, (h == null ? HandoffLimits.DEFAULTS : h.limits).transferTimeoutMs());
         }
         Optional<StatefulBoltAccess> access = StatefulBoltAccess.get();
         if (access.isEmpty() || !access.get().handsOver(bolt)) {
