@@ -40,7 +40,9 @@ FAIL_PROP = "nonstop.migration.test.fail.reconcile"
 SKIPPED = ("WorkerState.refreshConnections", "StormClusterStateImpl.syncRemoteAssignments")
 SPOUT = "sequence"
 RATE = 20
-STREAM_S = 90
+# The bounded stream outlasts what each test does while it runs (the checks and the rejected plan; the move and
+# the workers' exits); a relaunched spout starts its stream again, so test b waits for all of it once more.
+STREAM_S = 40
 TOTAL = RATE * STREAM_S
 TIMEOUT_S = 10          # topology.message.timeout.secs: lost tuples are replayed soon
 
@@ -176,6 +178,7 @@ def test_a_missing_advice_turns_migration_off_and_plans_for_those_nodes_are_reje
         assert result.decision.status == "rejected", result
         assert "its migration agent is off" in result.decision.reason, result.decision.reason
         assert "not woven" in result.decision.reason, result.decision.reason
+        print(f"{name}: plan rejected with {_counts(rest, topo_id)[0]} of {TOTAL} tuples acked")
     finally:
         client.stop()
         client.close()
@@ -210,6 +213,7 @@ def test_b_a_failing_reconcile_ends_the_workers_the_storm_way_and_nothing_is_los
     for slot in (source, target):
         ev = wait_for(f"exit event of {slot}", lambda: first(slot_events(cluster.spec, slot), "exit", t0_ms), 180)
         assert "reconciling" in ev["reason"] and FAIL_PROP in ev["error"], ev
+    print(f"{name}: workers exited with {_counts(rest, topo_id)[0]} of {TOTAL} tuples acked")
     wait_for("both workers relaunched as new JVMs",
              lambda: (lambda now: len(now) == 2 and all(now[s] != pids[s] for s in pids))(
                  worker_pids(cluster.spec, topo_id, {source, target})), 600, 2)

@@ -30,7 +30,9 @@ from tests.fixtures.own_topologies.build import build_jar
 pytestmark = pytest.mark.cluster
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-TOTAL = 20_000  # tuples; the spout emits at most ~400/s, so the stream outlasts a move (50/s on a loaded machine)
+# Tuples at most; the spout emits at most ~400/s, so the stream outlasts a move (50/s on a loaded machine). A test
+# ends the stream once its move is done (_stop), so how long it runs does not depend on the machine.
+TOTAL = 20_000
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +75,20 @@ def _status(path: Path) -> tuple[int, int, int]:
     except (OSError, ValueError):
         return 0, 0, 0
     return emitted, acked, failed
+
+
+def _stop(status: Path) -> int:
+    """Ends the CountingSpout's stream: it emits no new tuples (still replays failed ones); returns how many it
+    emitted, once it says so."""
+    Path(f"{status}.stop").touch()
+    stopped = Path(f"{status}.stopped")
+
+    def emitted():
+        try:
+            return int(stopped.read_text())
+        except (OSError, ValueError):
+            return None
+    return wait_for(f"{status.name}'s spout stopped", lambda: emitted() is not None, 120) and emitted()
 
 
 def _running(cluster, name: str, executors: int) -> str:
@@ -125,11 +141,13 @@ def _acked_exactly_once_across_a_move(cluster, own_jar, tmp_path, main: str, nam
     wait_for(f"{name}: tuples acked", lambda: _status(status)[1] > 0, 300)
     _move(cluster, name, topo_id, component)
     emitted_at_move = _status(status)[0]
-    wait_for(f"{name}: all {TOTAL} tuples acked", lambda: _status(status)[1] == TOTAL, 900, 2)
+    wait_for(f"{name}: tuples emitted after the move", lambda: _status(status)[0] > emitted_at_move, 120)
+    total = _stop(status)
+    wait_for(f"{name}: all {total} tuples acked", lambda: _status(status)[1] == total, 900, 2)
     emitted, acked, failed = _status(status)
     print(f"{name}: emitted {emitted} (at the move: {emitted_at_move}), acked {acked}, failed (replayed) {failed}")
-    assert emitted == acked == TOTAL
-    assert emitted_at_move < TOTAL, "the move happened while the stream ran"
+    assert emitted == acked == total
+    assert emitted_at_move < total, "the move happened while the stream ran"
     listed = _cli(cluster, "topology", "list").stdout
     assert name in listed
     _kill(cluster, name)
@@ -362,12 +380,19 @@ def test_inspect_prometheus_the_controller_and_drain_work_on_an_own_jar_topology
     _kill(cluster, name)
 
 
-TRIDENT_WORDS = 12_000  # 10 a batch, at most 3 batches in flight: the stream outlasts two moves
+# The stream's upper bound (10 words a batch, at most 3 batches in flight): it outlasts two moves. The test ends
+# it once both moves are done and batches commit again, so how long it runs does not depend on the machine.
+TRIDENT_WORDS = 12_000
 
 
-def _committed(path: Path) -> tuple[int, int]:
-    """(batches committed, words committed) as WordBatchSpout last wrote them."""
-    return _two_ints(path)
+def _committed(path: Path) -> tuple[int, int, int]:
+    """(batches committed, words committed, words in the stream) as WordBatchSpout last wrote them, or zeros
+    before it wrote any."""
+    try:
+        batches, words, end = map(int, path.read_text().split())
+    except (OSError, ValueError):
+        return 0, 0, 0
+    return batches, words, end
 
 
 def _counts(path: Path) -> tuple[int, int, dict[str, int]]:
@@ -405,14 +430,15 @@ def test_a_trident_persistent_aggregate_keeps_committing_batches_after_live_move
     before = _committed(status)[0]
     _move(cluster, name, topo_id, "$mastercoord-bg0")
     wait_for(f"{name}: batches committing after the coordinator's move", lambda: _committed(status)[0] > before, 180)
-    wait_for(f"{name}: all {TRIDENT_WORDS} words committed",
-             lambda: _committed(status)[1] == TRIDENT_WORDS, 900, 2)
-    expected = {f"w{k}": len(range(k, TRIDENT_WORDS, 7)) for k in range(7)}
+    (tmp_path / "stop").touch()     # the stream ends at the next batch the spout emits
+    words = wait_for(f"{name}: every word of the stream committed",
+                     lambda: (lambda c: c[1] == c[2] and c[1])(_committed(status)), 900, 2)
+    expected = {f"w{k}": len(range(k, words, 7)) for k in range(7)}
     kept = _counts(tmp_path / f"counts-{1 - moved}")[2]
     restarted = _counts(record)[2]
-    print(f"{name}: {committed_at_move} of {TRIDENT_WORDS} words committed at the move; "
+    print(f"{name}: {committed_at_move} of {words} words committed at the move; "
           f"kept partition {kept}, moved partition {restarted}, expected {expected}")
-    assert committed_at_move < TRIDENT_WORDS, "the move happened while the stream ran"
+    assert committed_at_move < words, "the move happened while the stream ran"
     assert kept and kept == {w: expected[w] for w in kept}
     assert restarted and set(restarted).isdisjoint(kept)
     assert all(0 < c < expected[w] for w, c in restarted.items()), "counted from zero in the target worker"
