@@ -32,7 +32,7 @@ public final class ShellBoltAccess {
     static final String SHELL_PROCESS = "org.apache.storm.utils.ShellProcess";
     static final String QUEUE = "org.apache.storm.utils.ShellBoltMessageQueue";
 
-    private static final Loaded LOADED = load(ShellBoltAccess::stormClass);
+    private static final StormReflection.Loaded<ShellBoltAccess> LOADED = load(StormReflection::stormClass);
     private static final AtomicLong IDS = new AtomicLong();
     private static final String HEARTBEAT_STREAM = "__heartbeat";
 
@@ -42,47 +42,20 @@ public final class ShellBoltAccess {
     private final Field serializer;
     private final Method putBoltMsg;
 
-    /** This Storm's access, or why there is none. */
-    record Loaded(ShellBoltAccess access, String unavailable) {
-    }
-
     private ShellBoltAccess(Function<String, Class<?>> classes) throws ReflectiveOperationException {
         shellBolt = classes.apply(SHELL_BOLT);
         Class<?> processClass = classes.apply(SHELL_PROCESS);
         Class<?> queueClass = classes.apply(QUEUE);
-        process = field(shellBolt, "process", processClass);
-        pendingWrites = field(shellBolt, "pendingWrites", queueClass);
-        serializer = field(processClass, "serializer", ISerializer.class);
+        process = StormReflection.field(shellBolt, "process", processClass);
+        pendingWrites = StormReflection.field(shellBolt, "pendingWrites", queueClass);
+        serializer = StormReflection.field(processClass, "serializer", ISerializer.class);
         putBoltMsg = queueClass.getDeclaredMethod("putBoltMsg", BoltMsg.class);
         putBoltMsg.setAccessible(true);
     }
 
-    private static Field field(Class<?> owner, String name, Class<?> type) throws NoSuchFieldException {
-        Field f = owner.getDeclaredField(name);
-        if (!type.isAssignableFrom(f.getType())) {
-            throw new NoSuchFieldException(owner.getName() + "." + name + " is a " + f.getType().getName()
-                                           + ", expected a " + type.getName());
-        }
-        f.setAccessible(true);
-        return f;
-    }
-
-    private static Class<?> stormClass(String name) {
-        try {
-            return Class.forName(name, false, ShellBoltAccess.class.getClassLoader());
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException("class " + name + " not found");
-        }
-    }
-
     /** Resolves every field through {@code classes}, or says which one is missing. */
-    static Loaded load(Function<String, Class<?>> classes) {
-        try {
-            return new Loaded(new ShellBoltAccess(classes), null);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return new Loaded(null, "this Storm's ShellBolt is not the one the multilang state handoff reads ("
-                                    + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
-        }
+    static StormReflection.Loaded<ShellBoltAccess> load(Function<String, Class<?>> classes) {
+        return StormReflection.load(() -> new ShellBoltAccess(classes), "ShellBolt", "multilang state handoff");
     }
 
     /** Why this Storm's shell bolts cannot be handed over, or empty when they can. */

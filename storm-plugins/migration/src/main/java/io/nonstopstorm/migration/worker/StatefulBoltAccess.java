@@ -41,7 +41,7 @@ public final class StatefulBoltAccess {
     static final String IN_MEMORY = "org.apache.storm.state.InMemoryKeyValueState";
     static final String TX_STATE = IN_MEMORY + "$TxIdState";
 
-    private static final Loaded LOADED = load(StatefulBoltAccess::stormClass);
+    private static final StormReflection.Loaded<StatefulBoltAccess> LOADED = load(StormReflection::stormClass);
 
     private final Class<?> executorClass;
     private final Class<?> inMemoryClass;
@@ -64,64 +64,37 @@ public final class StatefulBoltAccess {
     private final Field txContents;
     private final Constructor<?> newTx;
 
-    /** This Storm's access, or why there is none. */
-    record Loaded(StatefulBoltAccess access, String unavailable) {
-    }
-
     private StatefulBoltAccess(Function<String, Class<?>> classes) throws ReflectiveOperationException {
         executorClass = classes.apply(EXECUTOR);
         Class<?> base = classes.apply(BASE);
         Class<?> request = classes.apply(REQUEST);
         inMemoryClass = classes.apply(IN_MEMORY);
         Class<?> tx = classes.apply(TX_STATE);
-        bolt = field(executorClass, "bolt", IStatefulBolt.class);
-        state = field(executorClass, "state", Object.class);
-        initialized = field(executorClass, "boltInitialized", boolean.class);
-        pending = field(executorClass, "pendingTuples", List.class);
-        preparedTuples = field(executorClass, "preparedTuples", List.class);
-        collector = field(executorClass, "collector", Object.class);
-        ackedTuples = field(classes.apply(COLLECTOR), "ackedTuples", Queue.class);
-        lastTxid = field(base, "lastTxid", long.class);
-        requests = field(base, "transactionRequestCount", Map.class);
-        requestAction = field(request, "action", CheckPointState.Action.class);
-        requestTxid = field(request, "txid", long.class);
+        bolt = StormReflection.field(executorClass, "bolt", IStatefulBolt.class);
+        state = StormReflection.field(executorClass, "state", Object.class);
+        initialized = StormReflection.field(executorClass, "boltInitialized", boolean.class);
+        pending = StormReflection.field(executorClass, "pendingTuples", List.class);
+        preparedTuples = StormReflection.field(executorClass, "preparedTuples", List.class);
+        collector = StormReflection.field(executorClass, "collector", Object.class);
+        ackedTuples = StormReflection.field(classes.apply(COLLECTOR), "ackedTuples", Queue.class);
+        lastTxid = StormReflection.field(base, "lastTxid", long.class);
+        requests = StormReflection.field(base, "transactionRequestCount", Map.class);
+        requestAction = StormReflection.field(request, "action", CheckPointState.Action.class);
+        requestTxid = StormReflection.field(request, "txid", long.class);
         newRequest = request.getDeclaredConstructor(CheckPointState.Action.class, long.class);
         newRequest.setAccessible(true);
-        current = field(inMemoryClass, "state", Map.class);
-        prepared = field(inMemoryClass, "preparedState", tx);
-        committed = field(inMemoryClass, "commitedState", tx);
-        txTxid = field(tx, "txid", long.class);
-        txContents = field(tx, "state", Map.class);
+        current = StormReflection.field(inMemoryClass, "state", Map.class);
+        prepared = StormReflection.field(inMemoryClass, "preparedState", tx);
+        committed = StormReflection.field(inMemoryClass, "commitedState", tx);
+        txTxid = StormReflection.field(tx, "txid", long.class);
+        txContents = StormReflection.field(tx, "state", Map.class);
         newTx = tx.getDeclaredConstructor(long.class, Map.class);
         newTx.setAccessible(true);
     }
 
-    private static Field field(Class<?> owner, String name, Class<?> type) throws NoSuchFieldException {
-        Field f = owner.getDeclaredField(name);
-        if (!type.isAssignableFrom(f.getType())) {
-            throw new NoSuchFieldException(owner.getName() + "." + name + " is a " + f.getType().getName()
-                                           + ", expected a " + type.getName());
-        }
-        f.setAccessible(true);
-        return f;
-    }
-
-    private static Class<?> stormClass(String name) {
-        try {
-            return Class.forName(name, false, StatefulBoltAccess.class.getClassLoader());
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException("class " + name + " not found");
-        }
-    }
-
     /** Resolves every field and constructor through {@code classes}, or says which one is missing. */
-    static Loaded load(Function<String, Class<?>> classes) {
-        try {
-            return new Loaded(new StatefulBoltAccess(classes), null);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return new Loaded(null, "this Storm's stateful bolt executor is not the one the state handoff reads ("
-                                    + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
-        }
+    static StormReflection.Loaded<StatefulBoltAccess> load(Function<String, Class<?>> classes) {
+        return StormReflection.load(() -> new StatefulBoltAccess(classes), "stateful bolt executor", "state handoff");
     }
 
     /** Why this Storm's stateful bolts cannot be handed over, or empty when they can. */

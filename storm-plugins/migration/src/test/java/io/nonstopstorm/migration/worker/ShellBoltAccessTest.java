@@ -174,7 +174,7 @@ class ShellBoltAccessTest {
                 throw new IllegalStateException(e);
             }
         };
-        ShellBoltAccess.Loaded loaded = ShellBoltAccess.load(classes);
+        StormReflection.Loaded<ShellBoltAccess> loaded = ShellBoltAccess.load(classes);
         assertEquals(null, loaded.access());
         assertTrue(loaded.unavailable().contains("ShellBolt.pendingWrites is a"), loaded.unavailable());
     }

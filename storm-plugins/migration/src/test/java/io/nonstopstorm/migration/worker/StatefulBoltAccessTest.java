@@ -273,7 +273,7 @@ class StatefulBoltAccessTest {
 
     @Test
     void aStormWithoutOneOfTheFieldsIsReportedWithTheFieldAndNothingIsHandedOver() {
-        StatefulBoltAccess.Loaded l = StatefulBoltAccess.load(name -> name.equals(StatefulBoltAccess.EXECUTOR)
+        StormReflection.Loaded<StatefulBoltAccess> l = StatefulBoltAccess.load(name -> name.equals(StatefulBoltAccess.EXECUTOR)
             ? Object.class : stormClass(name));
         assertEquals(null, l.access());
         assertTrue(l.unavailable().contains("bolt"), l.unavailable());
