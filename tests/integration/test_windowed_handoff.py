@@ -50,10 +50,10 @@ def _windows(path: Path) -> list[tuple[int, list[int], list[int], list[int]]]:
     """(pid, all, new, expired) of every window WindowSumBolt recorded, in firing order; count and sum checked."""
     out = []
     try:
-        lines = path.read_text().splitlines()
+        text = path.read_text()
     except OSError:
         return out
-    for line in lines:
+    for line in text.split("\n")[:-1]:   # the last piece is empty, or a line still being written
         head, everything, new, expired = line.split("\t")
         pid, count, total = map(int, head.split())
         numbers = _numbers(everything)

@@ -200,7 +200,8 @@ public final class WindowedBoltAccess {
             @SuppressWarnings("unchecked")
             Collection<Object> liveQueue = (Collection<Object>) queue.get(m);
             if (!liveQueue.isEmpty()) {
-                throw new IllegalStateException("the new instance's window already holds " + liveQueue.size() + " events");
+                throw new IllegalStateException("the new instance's window already holds " + liveQueue.size()
+                                                + " events");
             }
             List<Object> events = new ArrayList<>(s.events().size());
             List<Object> inLast = new ArrayList<>();
