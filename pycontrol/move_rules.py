@@ -12,6 +12,11 @@ Reasons start with their code. Pure.
   (`nonstop.migration.state.handoff` false or malformed): without the handoff, a move between a checkpoint's
   PREPARE and COMMIT stops checkpointing. Nimbus also refuses them when its Storm's stateful bolt executor is
   not the one the handoff reads; the controller cannot see that and leaves it to Nimbus.
+* event_time_window: a windowed bolt (its own conf sets a window length) on event time, known by its own conf
+  setting a late-tuple stream, a maximum lag or a watermark interval (EVENT_TIME_KEYS): a live move hands a
+  count-based window over, not an event-time one, whose replayed tuples would reach the new instance late and
+  be dropped. Needs each component's own conf (`component_confs`); without it the controller leaves this to
+  Nimbus.
 """
 
 from __future__ import annotations
@@ -25,16 +30,28 @@ IN_MEMORY_PROVIDER = "org.apache.storm.state.InMemoryKeyValueStateProvider"
 CHECKPOINT_STREAM = "$checkpoint"
 CHECKPOINT_SPOUT = "$checkpointspout"
 HANDOFF_KEY = "nonstop.migration.state.handoff"
+WINDOW_LENGTH_KEYS = ("topology.bolts.window.length.count", "topology.bolts.window.length.duration.ms")
+EVENT_TIME_KEYS = ("topology.bolts.late.tuple.stream", "topology.bolts.tuple.timestamp.max.lag.ms",
+                   "topology.bolts.watermark.event.interval.ms")
 
 PINNED = "pinned"
 BAD_PINNED = "bad_pinned"
 IN_MEMORY_STATE = "in_memory_state"
+EVENT_TIME_WINDOW = "event_time_window"
 
 
-def unmovable(input_streams: Mapping[str, Iterable[str]], conf: Mapping[str, Any]) -> dict[str, str]:
+def unmovable(input_streams: Mapping[str, Iterable[str]], conf: Mapping[str, Any],
+              component_confs: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, str]:
     """Component -> why it is not moved live, for every component of the topology (with the streams it
-    consumes; spouts none) under its conf."""
+    consumes; spouts none) under its conf and, where known, each component's own conf."""
     out: dict[str, str] = {}
+    for c, own in (component_confs or {}).items():
+        if (c in input_streams and any(k in own for k in WINDOW_LENGTH_KEYS)
+                and any(k in own for k in EVENT_TIME_KEYS)):
+            out[c] = (f"{EVENT_TIME_WINDOW}: a windowed bolt on event time (its component conf sets one of "
+                      f"{list(EVENT_TIME_KEYS)}): the tuples and watermarks of its window are not handed over in a "
+                      f"live move, and their replays would reach the new instance late and be dropped. Use Storm's "
+                      f"rebalance")
     provider = conf.get(STATE_PROVIDER_KEY)
     if provider is None or not str(provider).strip() or str(provider).strip() == IN_MEMORY_PROVIDER:
         spout = (f"{IN_MEMORY_STATE}: the checkpoint spout's transaction is not handed over and the topology keeps "

@@ -42,6 +42,13 @@ import org.apache.storm.utils.Utils;
  *       except for a stateful windowed bolt (its component conf sets a window length), whose window is not
  *       handed over: it stays refused. A persistent provider keeps the prepared state in its store; those moves
  *       are allowed.</li>
+ *   <li>{@value #EVENT_TIME_WINDOW}: a windowed bolt on event time, known by its component conf setting a
+ *       late-tuple stream, a maximum lag or a watermark interval ({@link #EVENT_TIME_KEYS}).
+ *       A live move hands a count-based window over ({@code WindowedBoltAccess}), but not an event-time one:
+ *       its new instance would start without the window's tuples and watermarks, and their replays, older
+ *       than the new watermark, would come back late and be dropped (or sent to the late-tuple stream).
+ *       A timestamp extractor set without any of these keys is not in the conf: the worker then moves the bolt
+ *       without its window, as before the handoff existed.</li>
  * </ul>
  * Pure, apart from {@link #unmovable(TopologyDetails)}, which reads Storm's description of the topology.
  */
@@ -56,6 +63,11 @@ public final class MoveRules {
     public static final String PINNED = "pinned";
     public static final String BAD_PINNED = "bad_pinned";
     public static final String IN_MEMORY_STATE = "in_memory_state";
+    public static final String EVENT_TIME_WINDOW = "event_time_window";
+    /** Component conf keys that only an event-time window sets. */
+    public static final List<String> EVENT_TIME_KEYS = List.of(Config.TOPOLOGY_BOLTS_LATE_TUPLE_STREAM,
+                                                               Config.TOPOLOGY_BOLTS_TUPLE_TIMESTAMP_MAX_LAG_MS,
+                                                               Config.TOPOLOGY_BOLTS_WATERMARK_EVENT_INTERVAL_MS);
 
     private MoveRules() {
     }
@@ -71,13 +83,44 @@ public final class MoveRules {
     }
 
     /**
+     * {@link #unmovable(Map, Map)} knowing each component's own conf (a windowed bolt is known by its own).
+     *
+     * @param componentConfs component to its conf; a component without one is not windowed
+     */
+    public static SortedMap<String, String> unmovable(Map<String, ? extends Collection<String>> inputStreams,
+                                                      Map<String, Object> conf,
+                                                      Map<String, ? extends Map<String, Object>> componentConfs) {
+        return unmovable(inputStreams, conf, windowedBolts(componentConfs), eventTimeWindows(componentConfs),
+                         statefulHandoffUnavailable());
+    }
+
+    /**
      * @param windowed           components that are windowed bolts (their window is not handed over)
      * @param handoffUnavailable why this Storm's stateful bolts cannot be handed over in a move, or empty
      */
     public static SortedMap<String, String> unmovable(Map<String, ? extends Collection<String>> inputStreams,
                                                       Map<String, Object> conf, Set<String> windowed,
                                                       Optional<String> handoffUnavailable) {
+        return unmovable(inputStreams, conf, windowed, Set.of(), handoffUnavailable);
+    }
+
+    /**
+     * @param windowed           components that are windowed bolts
+     * @param eventTime          the windowed bolts among them on event time (their window is not handed over)
+     * @param handoffUnavailable why this Storm's stateful bolts cannot be handed over in a move, or empty
+     */
+    public static SortedMap<String, String> unmovable(Map<String, ? extends Collection<String>> inputStreams,
+                                                      Map<String, Object> conf, Set<String> windowed,
+                                                      Set<String> eventTime, Optional<String> handoffUnavailable) {
         SortedMap<String, String> out = new TreeMap<>();
+        for (String c : eventTime) {
+            if (inputStreams.containsKey(c)) {
+                out.put(c, EVENT_TIME_WINDOW + ": a windowed bolt on event time (its component conf sets one of "
+                    + EVENT_TIME_KEYS + "): the tuples and watermarks of its window are not handed over in a live "
+                    + "move, and their replays would reach the new instance late and be dropped. Use Storm's "
+                    + "rebalance");
+            }
+        }
         Object provider = conf.get(STATE_PROVIDER_KEY);
         if (provider == null || provider.toString().isBlank() || IN_MEMORY_PROVIDER.equals(provider.toString().trim())) {
             String where = "the topology keeps its state in Storm's in-memory provider (" + STATE_PROVIDER_KEY
@@ -168,27 +211,53 @@ public final class MoveRules {
     /** {@link #unmovable(Map, Map)} of a running topology. */
     public static SortedMap<String, String> unmovable(TopologyDetails td) {
         return unmovable(inputStreams(td.getTopology()), td.getConf() == null ? Map.of() : td.getConf(),
-                         windowedBolts(td.getTopology()), statefulHandoffUnavailable());
+                         boltConfs(td.getTopology()));
     }
 
     /** Bolts whose component conf sets a window length: Storm's windowed bolts, stateful or not. */
     static Set<String> windowedBolts(StormTopology topology) {
+        return windowedBolts(boltConfs(topology));
+    }
+
+    static Set<String> windowedBolts(Map<String, ? extends Map<String, Object>> componentConfs) {
         Set<String> out = new TreeSet<>();
+        componentConfs.forEach((c, conf) -> {
+            if (conf != null && (conf.containsKey(Config.TOPOLOGY_BOLTS_WINDOW_LENGTH_COUNT)
+                                 || conf.containsKey(Config.TOPOLOGY_BOLTS_WINDOW_LENGTH_DURATION_MS))) {
+                out.add(c);
+            }
+        });
+        return out;
+    }
+
+    /** Windowed bolts whose component conf sets a key only event-time windows set. */
+    static Set<String> eventTimeWindows(Map<String, ? extends Map<String, Object>> componentConfs) {
+        Set<String> out = new TreeSet<>();
+        Set<String> windowed = windowedBolts(componentConfs);
+        componentConfs.forEach((c, conf) -> {
+            if (windowed.contains(c) && EVENT_TIME_KEYS.stream().anyMatch(conf::containsKey)) {
+                out.add(c);
+            }
+        });
+        return out;
+    }
+
+    /** Each bolt's own conf, as Storm keeps it in the topology (a bolt without a readable one: none). */
+    static Map<String, Map<String, Object>> boltConfs(StormTopology topology) {
+        Map<String, Map<String, Object>> out = new TreeMap<>();
         if (topology == null || topology.get_bolts() == null) {
             return out;
         }
         for (Map.Entry<String, Bolt> b : topology.get_bolts().entrySet()) {
             ComponentCommon common = b.getValue().get_common();
             String json = common == null ? null : common.get_json_conf();
-            Map<String, Object> conf;
             try {
-                conf = json == null ? null : Utils.parseJson(json);
+                Map<String, Object> conf = json == null ? null : Utils.parseJson(json);
+                if (conf != null) {
+                    out.put(b.getKey(), conf);
+                }
             } catch (RuntimeException e) {
-                conf = null;   // Nimbus accepted the topology; a conf it cannot read has no window either
-            }
-            if (conf != null && (conf.containsKey(Config.TOPOLOGY_BOLTS_WINDOW_LENGTH_COUNT)
-                                 || conf.containsKey(Config.TOPOLOGY_BOLTS_WINDOW_LENGTH_DURATION_MS))) {
-                out.add(b.getKey());
+                // Nimbus accepted the topology; a conf it cannot read has no window either
             }
         }
         return out;

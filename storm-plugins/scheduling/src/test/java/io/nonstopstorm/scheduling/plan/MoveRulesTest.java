@@ -46,7 +46,10 @@ class MoveRulesTest {
             @SuppressWarnings("unchecked")
             Map<String, Object> conf = JSON.convertValue(c.get("conf"), Map.class);
             Map<String, String> got = new TreeMap<>();
-            MoveRules.unmovable(inputs, conf).forEach((k, v) -> got.put(k, v.substring(0, v.indexOf(':'))));
+            @SuppressWarnings("unchecked")
+            Map<String, Map<String, Object>> componentConfs = c.has("component_conf")
+                ? JSON.convertValue(c.get("component_conf"), Map.class) : Map.of();
+            MoveRules.unmovable(inputs, conf, componentConfs).forEach((k, v) -> got.put(k, v.substring(0, v.indexOf(':'))));
             @SuppressWarnings("unchecked")
             Map<String, String> want = new TreeMap<>(JSON.convertValue(c.get("unmovable"), Map.class));
             assertEquals(want, got, c.get("name").asText());
@@ -84,6 +87,41 @@ class MoveRulesTest {
         Map<String, Object> redis = Map.of(MoveRules.STATE_PROVIDER_KEY, "org.apache.storm.redis.state.RedisKeyValueStateProvider");
         assertEquals(Map.of(), MoveRules.unmovable(MoveRules.inputStreams(t), redis, MoveRules.windowedBolts(t),
                                                    Optional.empty()));
+    }
+
+    @Test
+    void anEventTimeWindowIsRefusedAndACountOrProcessingTimeWindowMoves() {
+        TopologyBuilder b = new TopologyBuilder();
+        b.setSpout("numbers", new Numbers());
+        b.setBolt("late", new PlainWindowed().withTumblingWindow(new BaseWindowedBolt.Count(3)).withTimestampField("n")
+                               .withLateTupleStream("late")).shuffleGrouping("numbers");
+        b.setBolt("lag", new PlainWindowed().withWindow(BaseWindowedBolt.Duration.seconds(4))
+                              .withTimestampField("n").withLag(BaseWindowedBolt.Duration.seconds(1)))
+            .shuffleGrouping("numbers");
+        b.setBolt("count", new PlainWindowed().withWindow(new BaseWindowedBolt.Count(30), new BaseWindowedBolt.Count(10)))
+            .shuffleGrouping("numbers");
+        b.setBolt("time", new PlainWindowed().withTumblingWindow(BaseWindowedBolt.Duration.seconds(2)))
+            .shuffleGrouping("numbers");
+        StormTopology t = b.createTopology();
+        Map<String, Map<String, Object>> confs = MoveRules.boltConfs(t);
+        assertEquals(Set.of("late", "lag", "count", "time"), MoveRules.windowedBolts(confs));
+        assertEquals(Set.of("late", "lag"), MoveRules.eventTimeWindows(confs));
+        Map<String, String> out = MoveRules.unmovable(MoveRules.inputStreams(t), Map.of(), confs);
+        assertEquals(Set.of("late", "lag"), out.keySet());
+        assertTrue(out.get("late").startsWith("event_time_window: a windowed bolt on event time")
+                   && out.get("late").contains("topology.bolts.late.tuple.stream") && out.get("late").contains("rebalance"),
+                   out.get("late"));
+    }
+
+    private static final class PlainWindowed extends BaseWindowedBolt {
+        @Override
+        public void execute(TupleWindow window) {
+        }
+
+        @Override
+        public void declareOutputFields(OutputFieldsDeclarer declarer) {
+            // Storm's windowed executor declares the late-tuple stream itself
+        }
     }
 
     private static final class Windowed extends BaseStatefulWindowedBolt<KeyValueState<String, Long>> {

@@ -12,12 +12,14 @@ import io.nonstopstorm.migration.state.HandoffState;
 import io.nonstopstorm.migration.state.SnapshotChunk;
 import io.nonstopstorm.migration.state.SnapshotChunker;
 import io.nonstopstorm.migration.state.StatefulBoltSnapshot;
+import io.nonstopstorm.migration.state.WindowSnapshot;
 import io.nonstopstorm.migration.worker.LoggedTask;
 import io.nonstopstorm.migration.worker.MigrationEventLog;
 import io.nonstopstorm.migration.worker.MultilangHandoff;
 import io.nonstopstorm.migration.worker.ShellBoltAccess;
 import io.nonstopstorm.migration.worker.StatefulBoltAccess;
 import io.nonstopstorm.migration.worker.TupleSizeEstimate;
+import io.nonstopstorm.migration.worker.WindowedBoltAccess;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -196,9 +198,9 @@ public final class StateHandoffs {
 
     /**
      * How a task's bolt is handed over: its own {@link HandoffState}, a shell bolt whose component opts in
-     * through its subprocess ({@link MultilangHandoff}), Storm's stateful bolt executor with the in-memory state
-     * through {@link StatefulBoltAccess} (when this Storm's executor is the one it reads), or null: not handed
-     * over.
+     * through its subprocess ({@link MultilangHandoff}), Storm's count-windowed bolt executor through
+     * {@link WindowedBoltAccess}, Storm's stateful bolt executor with the in-memory state through
+     * {@link StatefulBoltAccess} (each when this Storm's executor is the one it reads), or null: not handed over.
      */
     static HandoffState<?> handoffOf(Object bolt, GeneralTopologyContext context) {
         if (bolt instanceof HandoffState<?> s) {
@@ -209,11 +211,29 @@ public final class StateHandoffs {
             StateHandoffs h = active;
             return new MultilangHandoff(shell, (h == null ? HandoffLimits.DEFAULTS : h.limits).transferTimeoutMs());
         }
+        Optional<WindowedBoltAccess> windows = WindowedBoltAccess.get();
+        if (windows.isPresent() && windows.get().handsOver(bolt)) {
+            return new WindowedBoltHandoff(windows.get(), bolt, context);
+        }
         Optional<StatefulBoltAccess> access = StatefulBoltAccess.get();
         if (access.isEmpty() || !access.get().handsOver(bolt)) {
             return null;
         }
         return new StatefulBoltHandoff(access.get(), bolt, context);
+    }
+
+    /** A Storm windowed bolt's handoff: its snapshot is {@link WindowSnapshot}'s wire form. */
+    private record WindowedBoltHandoff(WindowedBoltAccess access, Object executor, GeneralTopologyContext context)
+        implements HandoffState<Object> {
+        @Override
+        public Object snapshotState() {
+            return access.capture(executor).toWire();
+        }
+
+        @Override
+        public void restoreState(Object snapshot) {
+            access.restore(executor, WindowSnapshot.fromWire(snapshot), context);
+        }
     }
 
     /** A Storm stateful bolt's handoff: its snapshot is {@link StatefulBoltSnapshot}'s wire form. */
