@@ -1,5 +1,6 @@
 package io.nonstopstorm.migration.config;
 
+import io.nonstopstorm.wire.ConfValues;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -67,10 +68,10 @@ public record MigrationSettings(boolean enabled, long workerSyncMs, long lazyKil
         Object dir = conf.get(PLAN_DIR);
         Path planDir = dir == null ? stormLocalDir.resolve(DEFAULT_PLAN_SUBDIR) : Path.of(dir.toString());
         return new MigrationSettings(
-            bool(conf, ENABLED, false),
+            ConfValues.flag(conf, ENABLED, false),
             ConfValues.wholeNumber(conf, WORKER_SYNC_MS, DEFAULT_WORKER_SYNC_MS),
             ConfValues.wholeNumber(conf, LAZY_KILL_MS, DEFAULT_LAZY_KILL_MS),
-            bool(conf, PUSH, true),
+            ConfValues.flag(conf, PUSH, true),
             ConfValues.wholeNumber(conf, CONNECT_WAIT_MS, DEFAULT_CONNECT_WAIT_MS),
             planDir,
             ConfValues.wholeNumber(conf, PARKED_MAX_BYTES, DEFAULT_PARKED_MAX_BYTES),
@@ -80,20 +81,5 @@ public record MigrationSettings(boolean enabled, long workerSyncMs, long lazyKil
     /** The plan file inside {@link #planDir()}. */
     public Path planFile() {
         return planDir.resolve("plan.json");
-    }
-
-    private static boolean bool(Map<String, Object> conf, String key, boolean dflt) {
-        Object v = conf.get(key);
-        if (v == null) {
-            return dflt;
-        }
-        if (v instanceof Boolean b) {
-            return b;
-        }
-        String s = v.toString().trim().toLowerCase();
-        if (s.equals("true") || s.equals("false")) {
-            return Boolean.parseBoolean(s);
-        }
-        throw new IllegalArgumentException(key + " must be true or false, got '" + v + "'");
     }
 }

@@ -1,6 +1,6 @@
 package io.nonstopstorm.migration.state;
 
-import io.nonstopstorm.migration.config.ConfValues;
+import io.nonstopstorm.wire.ConfValues;
 
 /**
  * The bounds of one handoff (docs/state-handoff.md, "Configuration"), checked once.
@@ -55,15 +55,7 @@ public record HandoffLimits(long maxBytes, int chunkBytes, long earlyBufferBytes
 
     /** Whether {@link #HANDOFF} is on in a Storm conf map (default on). */
     public static boolean enabled(java.util.Map<String, Object> conf) {
-        Object v = conf.get(HANDOFF);
-        if (v == null) {
-            return true;
-        }
-        String s = v.toString().trim().toLowerCase(java.util.Locale.ROOT);
-        if (s.equals("true") || s.equals("false")) {
-            return Boolean.parseBoolean(s);
-        }
-        throw new IllegalArgumentException(HANDOFF + " must be true or false, got '" + v + "'");
+        return ConfValues.flag(conf, HANDOFF, true);
     }
 
     /**
