@@ -17,7 +17,7 @@ from pycontrol.migration.observe import slot_events
 from pycontrol.workloads.outputs import read_counts
 from tests.conftest import wait_for
 from tests.integration.migration_runs import (FeedSwitch, Mover, both_workers, executors_of, expected_counts,
-                                              pids_of, wait_stream_settled)
+                                              pids_of, wait_counts_exact, wait_stream_settled)
 from tests.integration.workload_runs import Run, sentences_subset
 
 pytestmark = pytest.mark.cluster
@@ -137,18 +137,7 @@ def moved_counts_exact(cluster, tmp_path, name, settings, moves):
         assert len(sent) == len(planned) and all(e["bytes"] > 0 for e in sent), sent
         assert [e["event"] for e in released] == ["handoff_released"] * len(planned), released
 
-        # The count bolts write their counts on a 1 s tick; wait for the last ones to land.
-        def exact():
-            result = read_counts(run.dirs(), "count")
-            return result if result.words == expected else None
-        try:
-            wait_for("every word's count equals the input's", exact, 30, 1)
-        finally:
-            result = read_counts(run.dirs(), "count")
-            diff = {w: (result.words[w], expected[w]) for w in result.words.keys() | expected.keys()
-                    if result.words[w] != expected[w]}
-            print(f"{sum(expected.values())} words, {len(expected)} distinct; counted {result.tuples}; "
-                  f"differing words (counted, expected): {dict(list(diff.items())[:20])}")
+        wait_counts_exact(run, expected, 30)   # the count bolts write their counts on a 1 s tick
         assert pids_of(cluster, run.topo_id, (a, b)) == pids, "a worker restarted"
         print(f"took {time.monotonic() - started:.0f} s")
         return events

@@ -16,7 +16,7 @@ from pycontrol import zk
 from pycontrol.workloads.outputs import read_counts
 from tests.conftest import wait_for
 from tests.integration.migration_runs import (FeedSwitch, Mover, both_workers, executors_of, expected_counts,
-                                              pids_of, wait_stream_settled)
+                                              pids_of, wait_counts_exact, wait_stream_settled)
 from tests.integration.test_migration_handoff import events_since
 from tests.integration.workload_runs import Run, sentences_subset
 
@@ -73,17 +73,7 @@ def test_a_python_bolt_that_opts_in_keeps_its_counts_through_live_moves(cluster,
         assert refused["handoff_gave_up"]["reason"].startswith("the old instance kept the state"), refused
         assert why in refused["handoff_gave_up"]["reason"], refused
 
-        def exact():
-            result = read_counts(run.dirs(), "count")
-            return result if result.words == expected else None
-        try:
-            wait_for("every word's count in `count` equals the input's", exact, 30, 1)
-        finally:
-            result = read_counts(run.dirs(), "count")
-            diff = {w: (result.words[w], expected[w]) for w in result.words.keys() | expected.keys()
-                    if result.words[w] != expected[w]}
-            print(f"{sum(expected.values())} words; counted {result.tuples}; differing (counted, expected): "
-                  f"{dict(list(diff.items())[:20])}")
+        wait_counts_exact(run, expected, 30)   # the count bolts write their counts on a 1 s tick
         # The plain bolt's moved instance started empty: what its old instance counted is lost, as before.
         wait_for("`plaincount` counted every word after the move",
                  lambda: read_counts(run.dirs(), "plaincount").tasks == 2, 30, 1)
