@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.stream.Collectors;
 import org.apache.storm.StormTimer;
 import org.apache.storm.daemon.worker.BackPressureTracker.BackpressureState;
@@ -131,6 +132,7 @@ public final class NonstopInternals {
             LOOKUP.direct(WorkerState.class, "cachedTaskToNodePort", AtomicReference.class);
             LOOKUP.direct(WorkerState.class, "cachedNodeToPortSocket", AtomicReference.class);
             LOOKUP.direct(WorkerState.class, "backPressureCheckTimer", StormTimer.class);
+            LOOKUP.direct(WorkerState.class, "endpointSocketLock", ReentrantReadWriteLock.class);
             // Read by the advice on TransferDrainer.send (WorkerAdvice.RemoteSend).
             LOOKUP.direct(TransferDrainer.class, "bundles", Map.class);
         }

@@ -83,6 +83,12 @@ public final class NonstopWorkerRuntime {
     public static final String TEST_FAIL_RECONCILE = "nonstop.migration.test.fail.reconcile";
     /** Test only: milliseconds the routing switch waits before it begins. */
     public static final String TEST_SWITCH_DELAY_MS = "nonstop.migration.test.switch.delay.ms";
+    /**
+     * Test only: milliseconds an arrival holds the worker's outbound flushes before its routing epoch, until
+     * the connection refresh ends, so that what local senders queue for it on the remote path meanwhile is
+     * flushed only once the refresh maps it to this worker.
+     */
+    public static final String TEST_ARRIVAL_HOLD_MS = "nonstop.migration.test.arrival.hold.ms";
     /** The one clock of a worker's migration path (the agent's first event comes before the runtime exists). */
     private static final LongSupplier WALL_CLOCK = System::currentTimeMillis;
     private static volatile NonstopWorkerRuntime instance;
@@ -261,6 +267,7 @@ public final class NonstopWorkerRuntime {
             return;
         }
         try {
+            rt.moveSet.releaseHeldFlushes();
             rt.moveSet.scheduleSwitch();
         } finally {
             if (locked) {
