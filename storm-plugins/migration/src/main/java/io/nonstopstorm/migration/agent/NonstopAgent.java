@@ -152,6 +152,7 @@ public final class NonstopAgent {
     private static final String SHELL_SPOUT = "org.apache.storm.spout.ShellSpout";
     private static final String BACKEND_FACTORY = "org.apache.storm.assignments.LocalAssignmentsBackendFactory";
     private static final String STORM_TIMER = "org.apache.storm.StormTimer";
+    private static final String DRAINER = "org.apache.storm.utils.TransferDrainer";
 
     private static AgentBuilder worker(AgentBuilder b, Map<String, String> targets) {
         need(targets, WORKER_STATE, "<init>", "suicideIfLocalAssignmentsChanged", "refreshConnections", "getLocalAssignment",
@@ -164,6 +165,7 @@ public final class NonstopAgent {
         need(targets, SHELL_SPOUT, "die");
         need(targets, BACKEND_FACTORY, "getDefault");
         need(targets, STORM_TIMER, "scheduleRecurring", "scheduleMs");
+        need(targets, DRAINER, "send");
         return b
             .type(named(WORKER_STATE))
             .transform((builder, type, loader, module, pd) -> {
@@ -218,7 +220,11 @@ public final class NonstopAgent {
                                 named("scheduleRecurring").and(takesArguments(3)));
                 return weave(builder, type, "StormTimer.scheduleMs", WorkerAdvice.TimerSchedule.class,
                              named("scheduleMs").and(takesArguments(4)));
-            });
+            })
+            .type(named(DRAINER))
+            .transform((builder, type, loader, module, pd) -> weave(
+                builder, type, "TransferDrainer.send", WorkerAdvice.RemoteSend.class,
+                named("send").and(takesArguments(2))));
     }
 
     private static final String EQUIVALENCE = "org.apache.storm.utils.EquivalenceUtils";

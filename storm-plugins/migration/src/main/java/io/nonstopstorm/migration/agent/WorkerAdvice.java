@@ -19,6 +19,9 @@ import org.apache.storm.daemon.worker.WorkerState;
 import org.apache.storm.executor.Executor;
 import org.apache.storm.executor.IRunningExecutor;
 import org.apache.storm.generated.Assignment;
+import org.apache.storm.generated.NodeInfo;
+import org.apache.storm.messaging.IConnection;
+import org.apache.storm.messaging.TaskMessage;
 import org.apache.storm.tuple.AddressedTuple;
 import org.apache.storm.tuple.TupleImpl;
 import org.apache.storm.utils.JCQueue;
@@ -109,6 +112,19 @@ final class WorkerAdvice {
         @Advice.OnMethodExit(onThrowable = Throwable.class)
         static void exit(@Advice.Enter boolean locked) {
             NonstopWorkerRuntime.afterLocalBatch(locked);
+        }
+    }
+
+    /**
+     * TransferDrainer.send(Map, Map): the worker's outbound flush, under Storm's endpoint lock. Messages
+     * for tasks the routing now maps to this worker itself are delivered locally, not dropped.
+     */
+    static final class RemoteSend {
+        @Advice.OnMethodEnter
+        static void enter(@Advice.FieldValue("bundles") Map<Integer, ArrayList<TaskMessage>> bundles,
+                          @Advice.Argument(0) Map<Integer, NodeInfo> taskToNode,
+                          @Advice.Argument(1) Map<NodeInfo, IConnection> connections) {
+            NonstopWorkerRuntime.beforeRemoteSend(bundles, taskToNode, connections);
         }
     }
 

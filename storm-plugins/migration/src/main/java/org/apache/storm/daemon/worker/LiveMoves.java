@@ -135,6 +135,9 @@ final class LiveMoves {
                     handoffs.expect(tasks, now + handoffWaitMs);
                 }
             }
+            if (!diff.toAdd().isEmpty()) {
+                holdFlushes(Long.getLong(NonstopWorkerRuntime.TEST_ARRIVAL_HOLD_MS, 0L));
+            }
             ExecutorSwap.StartResult started = swap.startAll(new ArrayList<>(diff.toAdd()));
             if (!started.started().isEmpty()) {
                 // Executors of this worker see the arrivals at once. Until then they would send to them by
@@ -156,6 +159,30 @@ final class LiveMoves {
             return true;
         } finally {
             movesLock.unlock();
+        }
+    }
+
+    /**
+     * Test only ({@link NonstopWorkerRuntime#TEST_ARRIVAL_HOLD_MS}): takes Storm's endpoint lock, which the
+     * transfer thread's flush needs, and keeps it through the rest of this refresh; local senders still
+     * queue tuples for the arrivals on the remote path while this thread waits.
+     */
+    private void holdFlushes(long ms) {
+        if (ms <= 0) {
+            return;
+        }
+        ws.endpointSocketLock.writeLock().lock();
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The connection refresh ended: flushes held for a test go on. */
+    void releaseHeldFlushes() {
+        while (ws.endpointSocketLock.isWriteLockedByCurrentThread()) {
+            ws.endpointSocketLock.writeLock().unlock();
         }
     }
 

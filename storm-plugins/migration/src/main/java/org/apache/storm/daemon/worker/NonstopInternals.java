@@ -4,17 +4,22 @@ import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.Collectors;
 import org.apache.storm.StormTimer;
 import org.apache.storm.daemon.worker.BackPressureTracker.BackpressureState;
 import org.apache.storm.executor.ExecutorShutdown;
 import org.apache.storm.executor.IRunningExecutor;
 import org.apache.storm.metrics2.StormMetricRegistry;
 import org.apache.storm.metrics2.TaskMetricDimensions;
+import org.apache.storm.tuple.AddressedTuple;
+import org.apache.storm.utils.TransferDrainer;
 import org.apache.storm.utils.Utils;
 
 /**
@@ -67,13 +72,15 @@ public final class NonstopInternals {
             field(owner, name, type);
         }
 
-        Method method(Class<?> owner, String name) {
+        Method method(Class<?> owner, String name, Class<?>... parameters) {
             try {
-                Method m = owner.getDeclaredMethod(name);
+                Method m = owner.getDeclaredMethod(name, parameters);
                 m.setAccessible(true);
                 return m;
             } catch (NoSuchMethodException | RuntimeException | LinkageError e) {
-                problems.add("method " + owner.getName() + "." + name + "() missing");
+                problems.add("method " + owner.getName() + "." + name + "("
+                             + Arrays.stream(parameters).map(Class::getSimpleName).collect(Collectors.joining(", "))
+                             + ") missing");
                 return null;
             }
         }
@@ -110,6 +117,9 @@ public final class NonstopInternals {
         static final Field SMR_RATE_COUNTERS = LOOKUP.field(StormMetricRegistry.class, "rateCounters", Set.class);
         static final Field SMR_TASK_METRICS = LOOKUP.field(StormMetricRegistry.class, "taskMetrics", ConcurrentMap.class);
         static final Field TMD_TASK_ID = LOOKUP.field(TaskMetricDimensions.class, "taskId", int.class);
+        /** Netty's receive path, which the self-routed messages of a flush take too. */
+        static final Method WS_TRANSFER_LOCAL_BATCH =
+            LOOKUP.method(WorkerState.class, "transferLocalBatch", ArrayList.class);
 
         static {
             for (String name : TASK_MAP_NAMES) {
@@ -122,6 +132,9 @@ public final class NonstopInternals {
             LOOKUP.direct(WorkerState.class, "cachedTaskToNodePort", AtomicReference.class);
             LOOKUP.direct(WorkerState.class, "cachedNodeToPortSocket", AtomicReference.class);
             LOOKUP.direct(WorkerState.class, "backPressureCheckTimer", StormTimer.class);
+            LOOKUP.direct(WorkerState.class, "endpointSocketLock", ReentrantReadWriteLock.class);
+            // Read by the advice on TransferDrainer.send (WorkerAdvice.RemoteSend).
+            LOOKUP.direct(TransferDrainer.class, "bundles", Map.class);
         }
     }
 
@@ -243,6 +256,24 @@ public final class NonstopInternals {
             return WorkerMembers.TMD_TASK_ID.getInt(dimensions);
         } catch (IllegalAccessException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** Storm's private transferLocalBatch: delivers tuples to this worker's receive queues. */
+    static void transferLocalBatch(WorkerState ws, ArrayList<AddressedTuple> batch) {
+        try {
+            WorkerMembers.WS_TRANSFER_LOCAL_BATCH.invoke(ws, batch);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(cause);
         }
     }
 

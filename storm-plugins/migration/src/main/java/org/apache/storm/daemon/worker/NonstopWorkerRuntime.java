@@ -38,6 +38,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.LongSupplier;
@@ -47,6 +48,9 @@ import org.apache.storm.assignments.InMemoryAssignmentBackend;
 import org.apache.storm.executor.IRunningExecutor;
 import org.apache.storm.generated.Assignment;
 import org.apache.storm.generated.NodeInfo;
+import org.apache.storm.messaging.IConnection;
+import org.apache.storm.messaging.TaskMessage;
+import org.apache.storm.serialization.KryoTupleDeserializer;
 import org.apache.storm.tuple.AddressedTuple;
 import org.apache.storm.utils.ConfigUtils;
 import org.apache.storm.utils.ObjectReader;
@@ -79,6 +83,12 @@ public final class NonstopWorkerRuntime {
     public static final String TEST_FAIL_RECONCILE = "nonstop.migration.test.fail.reconcile";
     /** Test only: milliseconds the routing switch waits before it begins. */
     public static final String TEST_SWITCH_DELAY_MS = "nonstop.migration.test.switch.delay.ms";
+    /**
+     * Test only: milliseconds an arrival holds the worker's outbound flushes before its routing epoch, until
+     * the connection refresh ends, so that what local senders queue for it on the remote path meanwhile is
+     * flushed only once the refresh maps it to this worker.
+     */
+    public static final String TEST_ARRIVAL_HOLD_MS = "nonstop.migration.test.arrival.hold.ms";
     /** The one clock of a worker's migration path (the agent's first event comes before the runtime exists). */
     private static final LongSupplier WALL_CLOCK = System::currentTimeMillis;
     private static volatile NonstopWorkerRuntime instance;
@@ -91,6 +101,7 @@ public final class NonstopWorkerRuntime {
     private final RetiredTasks retired;
     private final ParkedTuples<AddressedTuple> parked;
     private final TupleForwarder forwarder;
+    private final SelfDelivery selfDelivery;
     private final ZkOutage zkOutage;
     private final LastKnownAssignment<Assignment> lastAssignment = new LastKnownAssignment<>();
     private final FailureBudget reconcileFailures = new FailureBudget(ATTEMPTS);
@@ -121,6 +132,7 @@ public final class NonstopWorkerRuntime {
         this.parked = new ParkedTuples<>(PARK_TTL_MS, PARK_CAPACITY, settings.parkedMaxBytes(),
                                          t -> TupleSizeEstimate.of(t.getTuple().getValues()));
         this.forwarder = new TupleForwarder(ws, retired, parked, clock);
+        this.selfDelivery = selfDelivery(ws, deliveryLock.readLock(), parked, forwarder, events, clock);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "nonstop-reconciler");
             t.setDaemon(true);
@@ -142,6 +154,20 @@ public final class NonstopWorkerRuntime {
             LOG.error("nonstop: state handoff off for {}: {}", ws.topologyId, e.getMessage());
             return null;
         }
+    }
+
+    /** Self-routed messages of a flush go back through Storm's own receive path, with this worker's advice. */
+    private static SelfDelivery selfDelivery(WorkerState ws, Lock deliveryRead,
+                                             ParkedTuples<AddressedTuple> parked, TupleForwarder forwarder,
+                                             MigrationEventLog events, LongSupplier clock) {
+        // Only the transfer thread flushes; a thread-local deserializer keeps that assumption harmless.
+        ThreadLocal<KryoTupleDeserializer> deserializer = ThreadLocal.withInitial(
+            () -> new KryoTupleDeserializer(ws.getTopologyConf(), ws.getWorkerTopologyContext()));
+        return new SelfDelivery(new NodeInfo(ws.assignmentId, Set.of((long) ws.port)),
+                                m -> new AddressedTuple(m.task(), deserializer.get().deserialize(m.message())),
+                                ws.taskToExecutorQueue::containsKey,
+                                batch -> NonstopInternals.transferLocalBatch(ws, batch), deliveryRead, parked,
+                                forwarder::countDropped, events, clock);
     }
 
     // ------------------------------------------------------------------ entry points (agent advice)
@@ -241,6 +267,7 @@ public final class NonstopWorkerRuntime {
             return;
         }
         try {
+            rt.moveSet.releaseHeldFlushes();
             rt.moveSet.scheduleSwitch();
         } finally {
             if (locked) {
@@ -275,6 +302,24 @@ public final class NonstopWorkerRuntime {
             throw e;
         }
         return true;
+    }
+
+    /**
+     * Start of TransferDrainer.send (the worker's transfer thread, under Storm's endpoint lock, with the
+     * routing and connections the drainer sends by): messages for tasks that routing maps to this worker
+     * itself are delivered here instead of being dropped, and what Storm will drop is counted.
+     */
+    public static void beforeRemoteSend(Map<Integer, ArrayList<TaskMessage>> bundles, Map<Integer, NodeInfo> taskToNode,
+                                        Map<NodeInfo, IConnection> connections) {
+        NonstopWorkerRuntime rt = instance;
+        if (rt == null) {
+            return;
+        }
+        try {
+            rt.selfDelivery.beforeSend(bundles, taskToNode, connections);
+        } catch (RuntimeException e) {
+            LOG.warn("nonstop: checking a flush for messages routed to this worker failed", e);
+        }
     }
 
     public static void afterLocalBatch(boolean locked) {
