@@ -122,6 +122,8 @@ def _grouping_summary(doc: Mapping) -> list[Row]:
                             f"memory {fmt(mem['median'])} x keys (median)"))
     n = min((s["runs"] for by in doc["summary"].values() for s in by.values()), default=0)
     for name, t in (doc.get("targets") or {}).items():
+        if t.get("value") is None:   # its scenario or groupings are not in this file
+            continue
         verdict = {True: "met", False: "not met", None: "not judged"}[t.get("met")]
         limit = f"limit {fmt(t['limit'])}" if "limit" in t else "target above 1"
         extra = "" if t.get("below_saturation", True) else "; a run of CG or SG saturated, so not at equal load"
