@@ -3,7 +3,6 @@ package io.nonstopstorm.migration.worker;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +31,8 @@ public final class ShellBoltAccess {
     static final String SHELL_PROCESS = "org.apache.storm.utils.ShellProcess";
     static final String QUEUE = "org.apache.storm.utils.ShellBoltMessageQueue";
 
-    private static final StormReflection.Loaded<ShellBoltAccess> LOADED = load(StormReflection::stormClass);
+    /** This Storm's reader, or why it has none (checked once, when the class loads). */
+    public static final StormReflection.Loaded<ShellBoltAccess> THIS_STORM = load(StormReflection::stormClass);
     private static final AtomicLong IDS = new AtomicLong();
     private static final String HEARTBEAT_STREAM = "__heartbeat";
 
@@ -56,16 +56,6 @@ public final class ShellBoltAccess {
     /** Resolves every field through {@code classes}, or says which one is missing. */
     static StormReflection.Loaded<ShellBoltAccess> load(Function<String, Class<?>> classes) {
         return StormReflection.load(() -> new ShellBoltAccess(classes), "ShellBolt", "multilang state handoff");
-    }
-
-    /** Why this Storm's shell bolts cannot be handed over, or empty when they can. */
-    public static Optional<String> unavailable() {
-        return Optional.ofNullable(LOADED.unavailable());
-    }
-
-    /** The access for this Storm, if its shell bolts can be handed over. */
-    public static Optional<ShellBoltAccess> get() {
-        return Optional.ofNullable(LOADED.access());
     }
 
     /** Whether {@code taskObject} is a Storm shell bolt (or a subclass of one). */

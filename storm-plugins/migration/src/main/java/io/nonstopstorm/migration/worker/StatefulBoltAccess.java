@@ -11,7 +11,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -41,7 +40,8 @@ public final class StatefulBoltAccess {
     static final String IN_MEMORY = "org.apache.storm.state.InMemoryKeyValueState";
     static final String TX_STATE = IN_MEMORY + "$TxIdState";
 
-    private static final StormReflection.Loaded<StatefulBoltAccess> LOADED = load(StormReflection::stormClass);
+    /** This Storm's reader, or why it has none (checked once, when the class loads). */
+    public static final StormReflection.Loaded<StatefulBoltAccess> THIS_STORM = load(StormReflection::stormClass);
 
     private final Class<?> executorClass;
     private final Class<?> inMemoryClass;
@@ -95,16 +95,6 @@ public final class StatefulBoltAccess {
     /** Resolves every field and constructor through {@code classes}, or says which one is missing. */
     static StormReflection.Loaded<StatefulBoltAccess> load(Function<String, Class<?>> classes) {
         return StormReflection.load(() -> new StatefulBoltAccess(classes), "stateful bolt executor", "state handoff");
-    }
-
-    /** Why this Storm's stateful bolts cannot be handed over, or empty when they can. */
-    public static Optional<String> unavailable() {
-        return Optional.ofNullable(LOADED.unavailable());
-    }
-
-    /** The access for this Storm, if its stateful bolts can be handed over. */
-    public static Optional<StatefulBoltAccess> get() {
-        return Optional.ofNullable(LOADED.access());
     }
 
     /** Whether {@code taskObject} is Storm's wrapper of a stateful bolt (whatever its state provider). */

@@ -1,18 +1,28 @@
 package io.nonstopstorm.migration.worker;
 
 import java.lang.reflect.Field;
+import java.util.Optional;
 
 /**
  * What the readers of Storm's private fields share ({@link StatefulBoltAccess}, {@link ShellBoltAccess}): a field
  * looked up by name and checked by type, Storm's classes found without initialising them, and the outcome of a
  * reader's one-time check against this Storm (the reader, or why there is none).
  */
-final class StormReflection {
+public final class StormReflection {
     private StormReflection() {
     }
 
     /** A reader, or why this Storm has none (a field, method or class it needs is missing or of another type). */
-    record Loaded<T>(T access, String unavailable) {
+    public record Loaded<T>(T access, String unavailable) {
+        /** The reader for this Storm, if it has one. */
+        public Optional<T> reader() {
+            return Optional.ofNullable(access);
+        }
+
+        /** Why this Storm has no reader, or empty when it has one. */
+        public Optional<String> why() {
+            return Optional.ofNullable(unavailable);
+        }
     }
 
     /** Builds a reader; throws when this Storm lacks what it reads. */

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -36,7 +35,8 @@ public final class WindowedBoltAccess {
     static final String EXECUTOR = "org.apache.storm.topology.WindowedBoltExecutor";
     static final String EVENT = "org.apache.storm.windowing.EventImpl";
 
-    private static final StormReflection.Loaded<WindowedBoltAccess> LOADED = load(StormReflection::stormClass);
+    /** This Storm's reader, or why it has none (checked once, when the class loads). */
+    public static final StormReflection.Loaded<WindowedBoltAccess> THIS_STORM = load(StormReflection::stormClass);
 
     private final Class<?> executorClass;
     private final Field windowManager;
@@ -67,16 +67,6 @@ public final class WindowedBoltAccess {
     /** Resolves every field and constructor through {@code classes}, or says which one is missing. */
     static StormReflection.Loaded<WindowedBoltAccess> load(Function<String, Class<?>> classes) {
         return StormReflection.load(() -> new WindowedBoltAccess(classes), "windowed bolt executor", "state handoff");
-    }
-
-    /** Why this Storm's windowed bolts cannot be handed over, or empty when they can. */
-    public static Optional<String> unavailable() {
-        return Optional.ofNullable(LOADED.unavailable());
-    }
-
-    /** The access for this Storm, if its windowed bolts can be handed over. */
-    public static Optional<WindowedBoltAccess> get() {
-        return Optional.ofNullable(LOADED.access());
     }
 
     /**

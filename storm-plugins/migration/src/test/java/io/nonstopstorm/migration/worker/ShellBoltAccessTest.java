@@ -154,12 +154,12 @@ class ShellBoltAccessTest {
     }
 
     private static ShellBoltAccess access() {
-        return ShellBoltAccess.get().orElseThrow(() -> new AssertionError(ShellBoltAccess.unavailable()));
+        return ShellBoltAccess.THIS_STORM.reader().orElseThrow(() -> new AssertionError(ShellBoltAccess.THIS_STORM.why()));
     }
 
     @Test
     void thisStormsShellBoltIsReadable() {
-        assertTrue(ShellBoltAccess.unavailable().isEmpty(), () -> ShellBoltAccess.unavailable().get());
+        assertTrue(ShellBoltAccess.THIS_STORM.why().isEmpty(), () -> ShellBoltAccess.THIS_STORM.why().get());
         assertTrue(access().wraps(bolt));
         assertTrue(!access().wraps(new Object()));
     }

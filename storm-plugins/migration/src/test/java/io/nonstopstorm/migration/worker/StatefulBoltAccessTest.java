@@ -183,7 +183,7 @@ class StatefulBoltAccessTest {
     }
 
     private static StatefulBoltAccess access() {
-        return StatefulBoltAccess.get().orElseThrow();
+        return StatefulBoltAccess.THIS_STORM.reader().orElseThrow();
     }
 
     /** Through the topology's Kryo, as the snapshot travels. */
@@ -196,7 +196,7 @@ class StatefulBoltAccessTest {
 
     @Test
     void thisStormsStatefulBoltExecutorIsTheOneTheAccessReads() {
-        assertEquals(java.util.Optional.empty(), StatefulBoltAccess.unavailable());
+        assertEquals(java.util.Optional.empty(), StatefulBoltAccess.THIS_STORM.why());
     }
 
     @Test

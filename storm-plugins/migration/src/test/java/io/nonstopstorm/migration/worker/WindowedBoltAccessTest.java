@@ -175,7 +175,7 @@ class WindowedBoltAccessTest {
     }
 
     private static WindowedBoltAccess access() {
-        return WindowedBoltAccess.get().orElseThrow();
+        return WindowedBoltAccess.THIS_STORM.reader().orElseThrow();
     }
 
     /** Through the topology's Kryo, as the snapshot travels. */
@@ -187,7 +187,7 @@ class WindowedBoltAccessTest {
 
     @Test
     void thisStormsWindowedBoltExecutorIsTheOneTheAccessReads() {
-        assertEquals(Optional.empty(), WindowedBoltAccess.unavailable());
+        assertEquals(Optional.empty(), WindowedBoltAccess.THIS_STORM.why());
     }
 
     /**

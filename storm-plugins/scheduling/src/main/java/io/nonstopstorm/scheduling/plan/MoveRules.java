@@ -178,7 +178,7 @@ public final class MoveRules {
     /** Why this Nimbus's Storm cannot hand a stateful bolt over (the agent's jar absent, another executor). */
     static Optional<String> statefulHandoffUnavailable() {
         try {
-            return StatefulBoltAccess.unavailable();
+            return StatefulBoltAccess.THIS_STORM.why();
         } catch (LinkageError e) {
             return Optional.of("the migration agent's jar is not on Nimbus's classpath");
         }

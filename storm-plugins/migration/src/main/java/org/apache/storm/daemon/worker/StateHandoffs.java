@@ -121,7 +121,7 @@ public final class StateHandoffs {
     /** Makes {@code h} the one the woven executors call (null: none, every tuple goes through untouched). */
     static void activate(StateHandoffs h) {
         if (h != null) {
-            ShellBoltAccess.unavailable().ifPresent(why -> LOG.warn("nonstop: multilang bolts move without their "
+            ShellBoltAccess.THIS_STORM.why().ifPresent(why -> LOG.warn("nonstop: multilang bolts move without their "
                                                                     + "state: {}", why));
         }
         active = h;
@@ -153,7 +153,7 @@ public final class StateHandoffs {
      */
     private static void attachShell(Task t) {
         Object bolt = t.getTaskObject();
-        Optional<ShellBoltAccess> access = ShellBoltAccess.get();
+        Optional<ShellBoltAccess> access = ShellBoltAccess.THIS_STORM.reader();
         if (access.isEmpty() || !access.get().wraps(bolt)) {
             return;
         }
@@ -211,11 +211,11 @@ public final class StateHandoffs {
             StateHandoffs h = active;
             return new MultilangHandoff(shell, (h == null ? HandoffLimits.DEFAULTS : h.limits).transferTimeoutMs());
         }
-        Optional<WindowedBoltAccess> windows = WindowedBoltAccess.get();
+        Optional<WindowedBoltAccess> windows = WindowedBoltAccess.THIS_STORM.reader();
         if (windows.isPresent() && windows.get().handsOver(bolt)) {
             return new WindowedBoltHandoff(windows.get(), bolt, context);
         }
-        Optional<StatefulBoltAccess> access = StatefulBoltAccess.get();
+        Optional<StatefulBoltAccess> access = StatefulBoltAccess.THIS_STORM.reader();
         if (access.isEmpty() || !access.get().handsOver(bolt)) {
             return null;
         }
