@@ -11,23 +11,19 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import io.nonstopstorm.migration.state.StatefulBoltSnapshot;
+import io.nonstopstorm.migration.worker.StormTestParts.Acks;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.serialization.SerializationFactory;
 import org.apache.storm.spout.CheckPointState.Action;
 import org.apache.storm.spout.CheckpointSpout;
 import org.apache.storm.state.KeyValueState;
-import org.apache.storm.task.IOutputCollector;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.StatefulBoltExecutor;
 import org.apache.storm.topology.TopologyBuilder;
-import org.apache.storm.topology.base.BaseRichSpout;
 import org.apache.storm.topology.base.BaseStatefulBolt;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.MessageId;
@@ -72,67 +68,6 @@ class StatefulBoltAccessTest {
         }
     }
 
-    /** What the executor acked through Storm's collector: each tuple's anchors XOR its ack value. */
-    static final class Acks implements IOutputCollector {
-        final List<Map<Long, Long>> acked = new ArrayList<>();
-        final List<Map<Long, Long>> failed = new ArrayList<>();
-
-        private static Map<Long, Long> payload(Tuple t) {
-            Map<Long, Long> out = new HashMap<>();
-            t.getMessageId().getAnchorsToIds().forEach((root, id) -> out.put(root, id ^ ((TupleImpl) t).getAckVal()));
-            return out;
-        }
-
-        @Override
-        public List<Integer> emit(String streamId, Collection<Tuple> anchors, List<Object> tuple) {
-            return List.of();
-        }
-
-        @Override
-        public void emitDirect(int taskId, String streamId, Collection<Tuple> anchors, List<Object> tuple) {
-        }
-
-        @Override
-        public void ack(Tuple input) {
-            if (!CheckpointSpout.isCheckpoint(input)) {
-                acked.add(payload(input));
-            }
-        }
-
-        @Override
-        public void fail(Tuple input) {
-            failed.add(payload(input));
-        }
-
-        @Override
-        public void resetTimeout(Tuple input) {
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void reportError(Throwable error) {
-        }
-    }
-
-    static final class NoSpout extends BaseRichSpout {
-        @Override
-        public void open(Map<String, Object> conf, TopologyContext context,
-                         org.apache.storm.spout.SpoutOutputCollector collector) {
-        }
-
-        @Override
-        public void nextTuple() {
-        }
-
-        @Override
-        public void declareOutputFields(org.apache.storm.topology.OutputFieldsDeclarer declarer) {
-            declarer.declare(new Fields("key"));
-        }
-    }
-
     private static final StormTopology TOPOLOGY;
     private static final Map<String, Map<String, Fields>> FIELDS = Map.of(
         "numbers", Map.of("default", new Fields("key")),
@@ -143,19 +78,15 @@ class StatefulBoltAccessTest {
 
     static {
         TopologyBuilder b = new TopologyBuilder();
-        b.setSpout("numbers", new NoSpout());
+        b.setSpout("numbers", new StormTestParts.NoSpout("key"));
         b.setBolt("state", new Counter()).shuffleGrouping("numbers");
         TOPOLOGY = b.createTopology();
     }
 
     private static TopologyContext context() {
-        Map<Integer, String> taskToComponent = Map.of(SPOUT, "numbers", CHECKPOINTS, CheckpointSpout.CHECKPOINT_COMPONENT_ID,
-                                                      STATE, "state");
-        Map<String, List<Integer>> tasks = Map.of("numbers", List.of(SPOUT), CheckpointSpout.CHECKPOINT_COMPONENT_ID,
-                                                  List.of(CHECKPOINTS), "state", List.of(STATE));
-        return new TopologyContext(TOPOLOGY, CONF, taskToComponent, tasks, FIELDS, new HashMap<>(), "t-1", null, null,
-                                   STATE, 6700, List.of(STATE), new HashMap<>(), new HashMap<>(), new HashMap<>(),
-                                   new HashMap<>(), new AtomicBoolean(), null);
+        return StormTestParts.context(TOPOLOGY, CONF, Map.of(SPOUT, "numbers", CHECKPOINTS,
+                                                             CheckpointSpout.CHECKPOINT_COMPONENT_ID, STATE, "state"),
+                                      FIELDS, STATE);
     }
 
     private record Instance(StatefulBoltExecutor<KeyValueState<String, Long>> executor, Counter bolt, Acks acks) {

@@ -10,22 +10,18 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import io.nonstopstorm.migration.state.WindowSnapshot;
+import io.nonstopstorm.migration.worker.StormTestParts.Acks;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.serialization.SerializationFactory;
-import org.apache.storm.task.IOutputCollector;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
-import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.topology.WindowedBoltExecutor;
-import org.apache.storm.topology.base.BaseRichSpout;
 import org.apache.storm.topology.base.BaseWindowedBolt;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.MessageId;
@@ -60,70 +56,11 @@ class WindowedBoltAccessTest {
         }
     }
 
-    /** What the executor acked: each tuple's anchors XOR its ack value, in order. */
-    static final class Acks implements IOutputCollector {
-        final List<Map<Long, Long>> acked = new ArrayList<>();
-        final List<Map<Long, Long>> failed = new ArrayList<>();
-
-        static Map<Long, Long> payload(Tuple t) {
-            Map<Long, Long> out = new HashMap<>();
-            t.getMessageId().getAnchorsToIds().forEach((root, id) -> out.put(root, id ^ ((TupleImpl) t).getAckVal()));
-            return out;
-        }
-
-        @Override
-        public List<Integer> emit(String streamId, Collection<Tuple> anchors, List<Object> tuple) {
-            return List.of();
-        }
-
-        @Override
-        public void emitDirect(int taskId, String streamId, Collection<Tuple> anchors, List<Object> tuple) {
-        }
-
-        @Override
-        public void ack(Tuple input) {
-            acked.add(payload(input));
-        }
-
-        @Override
-        public void fail(Tuple input) {
-            failed.add(payload(input));
-        }
-
-        @Override
-        public void resetTimeout(Tuple input) {
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void reportError(Throwable error) {
-        }
-    }
-
-    static final class NoSpout extends BaseRichSpout {
-        @Override
-        public void open(Map<String, Object> conf, TopologyContext context,
-                         org.apache.storm.spout.SpoutOutputCollector collector) {
-        }
-
-        @Override
-        public void nextTuple() {
-        }
-
-        @Override
-        public void declareOutputFields(OutputFieldsDeclarer declarer) {
-            declarer.declare(new Fields("n"));
-        }
-    }
-
     private static final StormTopology TOPOLOGY;
 
     static {
         TopologyBuilder b = new TopologyBuilder();
-        b.setSpout("numbers", new NoSpout());
+        b.setSpout("numbers", new StormTestParts.NoSpout("n"));
         b.setBolt("window", new Recorder().withWindow(BaseWindowedBolt.Count.of(5), BaseWindowedBolt.Count.of(2)))
             .shuffleGrouping("numbers");
         TOPOLOGY = b.createTopology();
@@ -137,11 +74,8 @@ class WindowedBoltAccessTest {
     }
 
     private static TopologyContext newContext() {
-        return new TopologyContext(TOPOLOGY, CONF, Map.of(SPOUT, "numbers", WINDOW, "window"),
-                                   Map.of("numbers", List.of(SPOUT), "window", List.of(WINDOW)),
-                                   Map.of("numbers", Map.of("default", new Fields("n")), "window", Map.of()),
-                                   new HashMap<>(), "t-1", null, null, WINDOW, 6700, List.of(WINDOW), new HashMap<>(),
-                                   new HashMap<>(), new HashMap<>(), new HashMap<>(), new AtomicBoolean(), null);
+        return StormTestParts.context(TOPOLOGY, CONF, Map.of(SPOUT, "numbers", WINDOW, "window"),
+                                      Map.of("numbers", Map.of("default", new Fields("n")), "window", Map.of()), WINDOW);
     }
 
     private record Instance(WindowedBoltExecutor executor, Recorder bolt, Acks acks) {
