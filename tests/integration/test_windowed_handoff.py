@@ -6,8 +6,6 @@ own-topology jar's sources (tests/fixtures/own_topologies)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,29 +15,12 @@ from pycontrol.migration.observe import worker_pids
 from pycontrol.storm import placement
 from tests.conftest import wait_for
 from tests.fixtures.own_topologies.build import build_jar
+from tests.integration.test_own_topology import _cli, _status
 
 pytestmark = pytest.mark.cluster
 
 TOTAL = 10_000   # numbers 0..TOTAL-1; the spout emits at most ~400/s, so the stream outlasts both moves
 LENGTH, SLIDE = 30, 10
-
-
-def _cli(cluster, *args: str) -> subprocess.CompletedProcess:
-    args = list(args)
-    at = args.index("--") if "--" in args else len(args)
-    argv = [sys.executable, "-m", "pycontrol", *args[:at], "--home", str(cluster.spec.home), *args[at:]]
-    p = subprocess.run(argv, capture_output=True, text=True, timeout=300)
-    assert p.returncode == 0, f"{argv}: exit {p.returncode}\n{p.stdout}\n{p.stderr}"
-    return p
-
-
-def _status(path: Path) -> tuple[int, int, int]:
-    """(emitted, acked, failed) as the CountingSpout last wrote them."""
-    try:
-        emitted, acked, failed = map(int, path.read_text().split())
-    except (OSError, ValueError):
-        return 0, 0, 0
-    return emitted, acked, failed
 
 
 def _numbers(field: str) -> list[int]:

@@ -32,7 +32,9 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.apache.storm.Constants;
 import org.apache.storm.daemon.StormCommon;
 import org.apache.storm.daemon.Task;
@@ -213,40 +215,32 @@ public final class StateHandoffs {
         }
         Optional<WindowedBoltAccess> windows = WindowedBoltAccess.THIS_STORM.reader();
         if (windows.isPresent() && windows.get().handsOver(bolt)) {
-            return new WindowedBoltHandoff(windows.get(), bolt, context);
+            WindowedBoltAccess w = windows.get();
+            return new ReaderHandoff(() -> w.capture(bolt).toWire(),
+                                     snapshot -> w.restore(bolt, WindowSnapshot.fromWire(snapshot), context));
         }
         Optional<StatefulBoltAccess> access = StatefulBoltAccess.THIS_STORM.reader();
         if (access.isEmpty() || !access.get().handsOver(bolt)) {
             return null;
         }
-        return new StatefulBoltHandoff(access.get(), bolt, context);
+        StatefulBoltAccess a = access.get();
+        return new ReaderHandoff(() -> a.capture(bolt).toWire(),
+                                 snapshot -> a.restore(bolt, StatefulBoltSnapshot.fromWire(snapshot), context));
     }
 
-    /** A Storm windowed bolt's handoff: its snapshot is {@link WindowSnapshot}'s wire form. */
-    private record WindowedBoltHandoff(WindowedBoltAccess access, Object executor, GeneralTopologyContext context)
-        implements HandoffState<Object> {
+    /**
+     * The handoff of a Storm executor read through one of the suite's readers of Storm's fields (windowed or
+     * stateful): the snapshot is the reader's wire form ({@link WindowSnapshot}, {@link StatefulBoltSnapshot}).
+     */
+    private record ReaderHandoff(Supplier<Object> capture, Consumer<Object> install) implements HandoffState<Object> {
         @Override
         public Object snapshotState() {
-            return access.capture(executor).toWire();
+            return capture.get();
         }
 
         @Override
         public void restoreState(Object snapshot) {
-            access.restore(executor, WindowSnapshot.fromWire(snapshot), context);
-        }
-    }
-
-    /** A Storm stateful bolt's handoff: its snapshot is {@link StatefulBoltSnapshot}'s wire form. */
-    private record StatefulBoltHandoff(StatefulBoltAccess access, Object executor, GeneralTopologyContext context)
-        implements HandoffState<Object> {
-        @Override
-        public Object snapshotState() {
-            return access.capture(executor).toWire();
-        }
-
-        @Override
-        public void restoreState(Object snapshot) {
-            access.restore(executor, StatefulBoltSnapshot.fromWire(snapshot), context);
+            install.accept(snapshot);
         }
     }
 
