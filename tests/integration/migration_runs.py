@@ -220,3 +220,20 @@ def slot_dir(cluster, topo_id: str, slot: str) -> Path:
     host, port = slot.rsplit(":", 1)
     node = next(n for n in cluster.spec.node_specs if n.host == host)
     return cluster.layout.node_log_dir(node.name) / "workers-artifacts" / topo_id / port
+
+
+def moves_then_settled(mover: Mover, run: Run, feed: FeedSwitch, planned, input_file: Path,
+                       run_after_s: float) -> tuple[series.Totals, Counter]:
+    """Makes the live moves `planned` ((executor, target) pairs) one after another, lets the feed run
+    `run_after_s` more (traffic on the new homes, not a check), stops it and waits until every item is
+    acked; asserts that none failed or was replayed. Returns the totals and the word counts of what the
+    feed emitted."""
+    for executor, target in planned:
+        mover.finish(mover.move(executor, target))
+    time.sleep(run_after_s)
+    feed.stop()
+    totals = wait_stream_settled(run)
+    print(f"emitted {totals.emitted}, acked {totals.acked}, failed {totals.failed}, "
+          f"replayed {totals.replayed}; moves: {mover.summary()}")
+    assert totals.acked == totals.emitted and (totals.failed, totals.replayed) == (0, 0)
+    return totals, expected_counts(input_file, totals.emitted)

@@ -16,7 +16,7 @@ from pycontrol import zk
 from pycontrol.migration.observe import slot_events
 from pycontrol.workloads.outputs import read_counts
 from tests.conftest import wait_for
-from tests.integration.migration_runs import (FeedSwitch, Mover, both_workers, executors_of, expected_counts,
+from tests.integration.migration_runs import (FeedSwitch, Mover, both_workers, executors_of, moves_then_settled,
                                               pids_of, wait_counts_exact, wait_stream_settled)
 from tests.integration.workload_runs import Run, sentences_subset
 
@@ -121,15 +121,7 @@ def moved_counts_exact(cluster, tmp_path, name, settings, moves):
         wait_for(f"{COUNTED_BEFORE} words counted", lambda: read_counts(run.dirs(), "count").tuples >= COUNTED_BEFORE,
                  180, 1)
         planned = moves(on_a, on_b, a, b)
-        for executor, target in planned:
-            mover.finish(mover.move(executor, target))
-        time.sleep(RUN_AFTER_S)   # traffic, not a check: the checks below poll with deadlines
-        feed.stop()
-        totals = wait_stream_settled(run)
-        expected = expected_counts(input_file, totals.emitted)
-        print(f"emitted {totals.emitted}, acked {totals.acked}, failed {totals.failed}, "
-              f"replayed {totals.replayed}; moves: {mover.summary()}")
-        assert totals.acked == totals.emitted and (totals.failed, totals.replayed) == (0, 0)
+        _, expected = moves_then_settled(mover, run, feed, planned, input_file, RUN_AFTER_S)
 
         events = events_since(cluster, (a, b), t0_ms)
         sent = [e for e in events if e.get("event") == "handoff_sent"]

@@ -15,8 +15,8 @@ import pytest
 from pycontrol import zk
 from pycontrol.workloads.outputs import read_counts
 from tests.conftest import wait_for
-from tests.integration.migration_runs import (FeedSwitch, Mover, both_workers, executors_of, expected_counts,
-                                              pids_of, wait_counts_exact, wait_stream_settled)
+from tests.integration.migration_runs import (FeedSwitch, Mover, both_workers, executors_of, moves_then_settled,
+                                              pids_of, wait_counts_exact)
 from tests.integration.test_migration_handoff import events_since
 from tests.integration.workload_runs import Run, sentences_subset
 
@@ -49,15 +49,8 @@ def test_a_python_bolt_that_opts_in_keeps_its_counts_through_live_moves(cluster,
         feed.start(RATE)
         wait_for(f"{COUNTED_BEFORE} words counted",
                  lambda: read_counts(run.dirs(), "count").tuples >= COUNTED_BEFORE, 180, 1)
-        for executor, target in ((counter, b), (plain, b), (refuser, refuser_to), (counter, a)):
-            mover.finish(mover.move(executor, target))
-        time.sleep(RUN_AFTER_S)   # traffic, not a check: the checks below poll with deadlines
-        feed.stop()
-        totals = wait_stream_settled(run)
-        expected = expected_counts(input_file, totals.emitted)
-        print(f"emitted {totals.emitted}, acked {totals.acked}, failed {totals.failed}, "
-              f"replayed {totals.replayed}; moves: {mover.summary()}")
-        assert totals.acked == totals.emitted and (totals.failed, totals.replayed) == (0, 0)
+        planned = ((counter, b), (plain, b), (refuser, refuser_to), (counter, a))
+        _, expected = moves_then_settled(mover, run, feed, planned, input_file, RUN_AFTER_S)
 
         events = [e for e in events_since(cluster, (a, b), t0_ms) if str(e.get("event", "")).startswith("handoff_")]
         assert {e["task"] for e in events} == {counter.start, refuser.start}, events   # the plain bolt takes none
