@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
 from pycontrol.bench import hook_overhead, scheduler_quality, stats
+from pycontrol.bench.migration import targets as migration_targets
 from pycontrol.bench.report.model import Row
 
 Extractor = Callable[[Mapping], list[Row]]
@@ -46,7 +47,48 @@ def spread_of(values: Sequence[float], measure: str, unit_of_n: str, note: str =
 
 # --- migration ------------------------------------------------------------------------------------
 
+# Per configuration (scheme and M) over its repetitions: the bench's key -> (what the row says, its unit).
+MIGRATION_MEASURES = (
+    ("throughput_vs_baseline", "acked/s over the baseline's"),
+    ("degradation_60_s", "seconds at >= 60 % below the baseline"),
+    ("longest_ack_gap_ms", "longest gap between acks after a move (ms)"),
+    ("after_p99_ms", "p99 in the 30 s after a move, worst move (ms)"),
+    ("steady_p99_ms", "steady p99 before a move, worst move (ms)"),
+    ("plan_to_effect_all_senders_p50_ms", "plan-to-effect at every sender, p50 of the segment (ms)"),
+    ("failed", "failed tuples"),
+    ("restarted_workers", "worker restarts"),
+)
+
+
+def _migration_repeated(doc: Mapping) -> list[Row]:
+    """A file with repetitions: per configuration n, median and min-max of each measure over its runs
+    (runs that started busy left out where others exist, as the bench's by_configuration says), the pooled
+    plan-to-effect per scheme, and the nonstop+ targets judged over every run."""
+    rows = []
+    for c in doc["by_configuration"]:
+        busy = f"{c['busy_start_left_out']} busy-start run(s) left out" if c.get("busy_start_left_out") else ""
+        if c.get("only_busy_runs"):
+            busy = "every run started on a busy machine"
+        for key, what in MIGRATION_MEASURES:
+            sp = c.get(key)
+            if sp:
+                rows.append(Row(f"{c['configuration']}: {what}", sp["n"], sp["median"], _spread_text(sp), "runs", busy))
+    for scheme, p in (doc.get("plan_to_effect_by_scheme") or {}).items():
+        if p and p.get("n"):
+            rows.append(Row(f"plan-to-effect at source and target, {scheme}, pooled (ms)", p["n"], p["p50"],
+                            f"p99 {fmt(p['p99'])}, max {fmt(p['max'])}", "moved executors"))
+    for name, t in migration_targets.judge(doc.get("segments") or []).items():
+        verdict = {True: "met", False: "not met", None: "not measured"}[t["met"]]
+        if not t["enough"]:
+            verdict += f" (over {t['n']} moved executors; the target asks for {migration_targets.MIN_MOVES})"
+        rows.append(Row(f"target nonstop+ {name.replace('_', ' ')}", t["n"], t["value"], f"limit {fmt(t['limit'])}",
+                        t["unit_of_n"], verdict))
+    return rows
+
+
 def migration_bench(doc: Mapping) -> list[Row]:
+    if "by_configuration" in doc:
+        return _migration_repeated(doc)
     rows = []
     for scheme, p in (doc.get("plan_to_effect_by_scheme") or {}).items():
         if p and p.get("n"):

@@ -126,6 +126,28 @@ def test_the_migration_table_gives_plan_to_effect_per_scheme_and_each_segment_as
     assert seg.n == 1 and seg.median == 400.0 and "seconds at >= 20/40 % degradation: 1/0" in seg.note
 
 
+def test_repeated_migration_runs_give_each_configuration_its_spread_and_the_targets_verdicts():
+    sp = {"n": 3, "median": 250.0, "min": 200.0, "max": 900.0}
+    doc = {"by_configuration": [{"configuration": "nonstop+ M=4", "n": 3, "busy_start_left_out": 1,
+                                 "only_busy_runs": False, "longest_ack_gap_ms": sp, "failed": None}],
+           "plan_to_effect_by_scheme": {"nonstop+": {"n": 45, "p50": 700, "p99": 1500, "max": 1600}},
+           "segments": [{"scheme": "nonstop+", "summary": {"failed": 0},
+                         "moves_summary": {"moves": 3, "longest_ack_gap_ms": 900.0, "after_p99_vs_steady": 2.5},
+                         "plan_to_effect": {"all_senders": {"each_ms": [1200.0, 1300.0], "missing": 0}}}]}
+    rows = build.build({"migration/quick/migration.json": doc})[0].tables[0].rows
+    gap = rows[0]
+    assert (gap.n, gap.median, gap.spread, gap.unit_of_n) == (3, 250.0, "200–900", "runs")
+    assert gap.measure.startswith("nonstop+ M=4: longest gap") and "1 busy-start run(s) left out" in gap.note
+    assert not any(r.measure.startswith("nonstop+ M=4: failed") for r in rows)   # nothing measured, no row
+    pooled = next(r for r in rows if r.measure.startswith("plan-to-effect at source and target"))
+    assert (pooled.n, pooled.median, pooled.unit_of_n) == (45, 700, "moved executors")
+    verdicts = {r.measure: r for r in rows if r.measure.startswith("target")}
+    assert verdicts["target nonstop+ longest ack gap ms"].note == "met"
+    assert verdicts["target nonstop+ after p99 vs steady"].note == "not met"
+    p50 = verdicts["target nonstop+ plan to effect p50 ms"]
+    assert p50.median == 1200.0 and p50.note.startswith("not met (over 2 moved executors; the target asks for 100")
+
+
 def test_repeated_runs_get_a_range_and_from_five_on_the_medians_interval():
     doc = {"at": "2026-11-27T11:55:24+00:00", "cycles_per_run": 40,
            "results": [{"variant": "acl-fenced", "topologies_per_action": 1, "runs_ms_per_cycle": [3, 4, 5, 6, 7]},

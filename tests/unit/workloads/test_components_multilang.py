@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -111,3 +113,16 @@ def test_python_spout_partitions_paces_and_replays_failed_sentences(peer, tmp_pa
     assert [m["tuple"] for m in p.command({"command": "next"})] == [["three"]]
     assert p.command({"command": "ack", "id": 3}) == []
     assert p.command({"command": "next"}) == []  # all of this task's share is out
+
+
+def test_blob_executors_of_one_worker_share_its_connections(peer, tmp_path):
+    """Two executors of one task under one parent (as under one worker JVM) with one connection: the second
+    download waits for the first, so the pair takes at least twice the latency."""
+    conf = {"workload.blob.bytes": 4096, "workload.blob.latency.ms": 400, "workload.blob.slot.connections": 1}
+    executors = [peer("topologies.microdag.bolts.BlobDownloadBolt", conf, task_id=t, component_id=f"B-{tmp_path.name}")
+                 for t in (3, 5)]
+    began = time.monotonic()
+    with ThreadPoolExecutor(2) as pool:
+        outs = list(pool.map(lambda p: p.tuple("1", ["x"]), executors))
+    assert time.monotonic() - began >= 0.8
+    assert all(out[-1] == {"command": "ack", "id": "1"} for out in outs)
