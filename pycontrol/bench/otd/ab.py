@@ -10,10 +10,11 @@ with the same warm-up (controller observing, left out) and then phase_s measured
 The order rotates from one repetition to the next (otd, control, ceiling; then control, ceiling, otd; ...)
 so that no kind always runs first on a cold cluster or last on a warm one.
 
-Per run the measure is the median of its 10 s windows' acked sentences/s (the offered rate is above what
-the default placement takes). Per repetition: OTD's gain over the control in %, and the share of the
-achievable gain it realised, (otd - control) / (ceiling - control), undefined when the ceiling did not
-beat the control. Across repetitions: n, median, min-max and 95 % intervals (stats.summarize). The
+Per run two measures, each the median of its 10 s windows: acked sentences/s (the offered rate is above
+what the default placement takes) and the mean worker CPU (cores; the OTD paper's compute measure, its
++51 %). Per repetition and measure: OTD's gain over the control in %, and the share of the achievable
+gain it realised, (otd - control) / (ceiling - control), undefined when the ceiling did not beat the
+control. Across repetitions: n, median, min-max and 95 % intervals (stats.summarize). The
 machine's load is recorded at the start and end of every run. Pure summary (summarize_runs); the
 adapter is run_ab."""
 
@@ -62,7 +63,7 @@ def realized_share(otd: float, control: float, ceiling: float) -> float | None:
 
 
 def summarize_runs(reps: Sequence[Mapping[str, float]]) -> dict:
-    """reps: per repetition, kind -> median acked/s. Per repetition the gain and realised share; across
+    """reps: per repetition, kind -> one measure's median. Per repetition the gain and realised share; across
     repetitions each kind's, the gain's and the share's summary (n, median, min-max, intervals)."""
     if not reps:
         raise UserError("no repetition to summarize")
@@ -79,7 +80,7 @@ def summarize_runs(reps: Sequence[Mapping[str, float]]) -> dict:
             "share_undefined_in": sum(p["realized_share"] is None for p in per)}
 
 
-def summary_lines(doc: Mapping) -> list[str]:
+def summary_lines(doc: Mapping, what: str = "acked sentences/s") -> list[str]:
     s = doc["summary"]
 
     def fmt(key: str, unit: str = "") -> str:
@@ -87,7 +88,7 @@ def summary_lines(doc: Mapping) -> list[str]:
         if x is None:
             return f"{key}: undefined in every repetition"
         return f"{key}: median {x['median']:.4g}{unit} [{x['min']:.4g}-{x['max']:.4g}] (n = {x['n']})"
-    lines = [f"OTD vs control vs balanced ceiling, acked sentences/s (medians of 10 s windows), "
+    lines = [f"OTD vs control vs balanced ceiling, {what} (medians of 10 s windows), "
              f"n = {len(doc['repetitions'])} repetitions, [min-max]:"]
     lines += ["  " + fmt(k) for k in KINDS] + ["  " + fmt("gain_pct", " %"), "  " + fmt("realized_share")]
     if doc["share_undefined_in"]:
@@ -96,11 +97,20 @@ def summary_lines(doc: Mapping) -> list[str]:
     return lines
 
 
-def _median_throughput(windows: Sequence[Mapping]) -> float:
-    vals = [w["throughput"] for w in windows if w.get("throughput") is not None]
+MEASURES = ("throughput", "worker_cpu_mean")
+
+
+def _median_of_windows(windows: Sequence[Mapping], measure: str) -> float:
+    vals = [w[measure] for w in windows if w.get(measure) is not None]
     if not vals:
-        raise UserError("a run had no measured window")
+        raise UserError(f"a run had no measured window with {measure}")
     return statistics.median(vals)
+
+
+def measured(data, phase_s: float, node_cpus: Mapping[str, int]) -> tuple[list[dict], dict[str, float]]:
+    """One run's windows over its measured phase and the median of each of MEASURES over them."""
+    windows = controlled._run_windows(data, phase_s, node_cpus)
+    return windows, {m: _median_of_windows(windows, m) for m in MEASURES}
 
 
 def run_ab(home: Path, out: Path, echo: Callable[[str], None], *, port_base: int, warmup_s: float,
@@ -111,30 +121,35 @@ def run_ab(home: Path, out: Path, echo: Callable[[str], None], *, port_base: int
     pins = cpus_per_node(2, sorted(os.sched_getaffinity(0)))
     spec = make_spec(home, nodes=2, node_slots=controlled.NODE_SLOTS, node_cpus=pins, port_base=port_base,
                      extra_conf=controlled.CLUSTER_CONF)
-    runs, reps = [], []
+    node_cpus = {n.host: len(c) for n, c in zip(spec.node_specs, pins)}
+    runs, reps = [], {m: [] for m in MEASURES}
     started = time.time()
     with cluster_session(spec, echo):
         for i in range(repeat):
-            medians = {}
+            medians = {m: {} for m in MEASURES}
             for kind in order(i):
                 echo(f"repetition {i + 1} of {repeat}: {kind}")
                 load_start = machine.now()
                 data = run_on_cluster(spec, experiment(kind, warmup_s, phase_s), echo)
                 wait_topology_gone(spec, controlled.TOPOLOGY)
-                windows = controlled._run_windows(data, phase_s)
-                medians[kind] = _median_throughput(windows)
-                runs.append({"repetition": i + 1, "kind": kind, "median_acked_per_s": medians[kind],
+                windows, of_run = measured(data, phase_s, node_cpus)
+                for m in MEASURES:
+                    medians[m][kind] = of_run[m]
+                runs.append({"repetition": i + 1, "kind": kind, "median_acked_per_s": medians["throughput"][kind],
+                             "median_worker_cpu_mean": medians["worker_cpu_mean"][kind],
                              "moves_made": len(data.moves), "initial_moves": data.initial_moves,
                              "windows": windows, "machine_start": load_start, "machine_end": machine.now(),
                              "topology_id": data.topology_id})
-            reps.append(medians)
+            for m in MEASURES:
+                reps[m].append(medians[m])
     doc = {"benchmark": "otd-ab", "started": started, "finished": time.time(), "repeat": repeat,
            "warmup_s": warmup_s, "phase_s": phase_s, "offered_rate": controlled.RATE,
            "settings": list(controlled.SETTINGS), "cluster": {"node_slots": list(controlled.NODE_SLOTS),
                                                                 "node_cpus": [list(c) for c in pins]},
            "command": f"pycontrol bench otd-ab --repeat {repeat} --warmup {warmup_s:g} --duration {phase_s:g}",
-           **summarize_runs(reps), "runs": runs}
-    doc["summary_lines"] = summary_lines(doc)
+           **summarize_runs(reps["throughput"]), "worker_cpu_mean": summarize_runs(reps["worker_cpu_mean"]),
+           "runs": runs}
+    doc["summary_lines"] = summary_lines(doc) + summary_lines(doc["worker_cpu_mean"], "mean worker CPU, cores")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=2))
     return doc

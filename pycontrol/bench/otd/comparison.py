@@ -20,7 +20,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pycontrol.bench.otd.summary import change_pct, cpu_cv, node_cpu_cv
+from pycontrol.bench.otd.summary import change_pct, cpu_cv, cpu_mean, node_cpu_cv
 
 # metric -> True when higher is better
 METRICS = {"throughput": True, "latency_p50_ms": False, "latency_p99_ms": False, "worker_cpu_cv": False,
@@ -54,6 +54,7 @@ def windows(samples: Sequence[Mapping], seconds: Sequence[Mapping], start: float
             "throughput": _mean(r["acked"] for r in rows),
             "latency_p50_ms": _mean(r["latency_p50_ms"] for r in acked),
             "latency_p99_ms": _mean(r.get("latency_p99_ms") for r in acked),
+            "worker_cpu_mean": _mean(cpu_mean(s["worker_cpu"], workers) for s in ss),
             "worker_cpu_cv": _mean(cpu_cv(s["worker_cpu"], workers) for s in ss),
             "node_cpu_cv": _mean(node_cpu_cv(s["worker_cpu"], node_cpus) for s in ss) if node_cpus else None,
             "inter_node_share": _mean(s["inter_node_share"] for s in ss),

@@ -135,6 +135,29 @@ def otd_summary(doc: Mapping) -> list[Row]:
     return rows
 
 
+def _otd_ab_rows(part: Mapping, what: str) -> list[Row]:
+    rows = []
+    for key, label, unit in (("otd", f"{what}, OTD", "runs"), ("control", f"{what}, no-move control", "runs"),
+                             ("ceiling", f"{what}, balanced ceiling", "runs"),
+                             ("gain_pct", f"{what}: OTD over control (%)", "repetitions"),
+                             ("realized_share", f"{what}: share of the achievable gain realised, "
+                                                "(OTD - control) / (ceiling - control)", "repetitions")):
+        sp = (part.get("summary") or {}).get(key)
+        if sp:
+            note = (f"undefined in {part['share_undefined_in']} repetition(s): the ceiling did not beat the control"
+                    if key == "realized_share" and part.get("share_undefined_in") else "")
+            rows.append(Row(label, sp["n"], sp["median"], _spread_text(sp), unit, note))
+    return rows
+
+
+def otd_ab(doc: Mapping) -> list[Row]:
+    """`pycontrol bench otd-ab`: per repetition OTD, its no-move control and the balanced ceiling, rotated."""
+    rows = _otd_ab_rows(doc, "acked sentences/s")
+    if doc.get("worker_cpu_mean"):
+        rows += _otd_ab_rows(doc["worker_cpu_mean"], "mean worker CPU (cores)")
+    return rows
+
+
 def otd_scaling(doc: Mapping) -> list[Row]:
     return [Row(f"one OTD round, {r['executors']} executors x {r['workers']} workers: thread CPU (ms)",
                 r.get("runs", doc.get("repeats", 0)), r.get("median_thread_cpu_ms"),
@@ -345,7 +368,8 @@ HEADLINES: tuple[Headline, ...] = (
               Source("migration_moves.json", migration_moves, f"{PY} benchmarks/migration_moves.py --home DIR --moves 6")),
              ("migration/*.png", "migration/*/*.png")),
     Headline("OTD", "The OTD controller against Storm's default placement (and no-move controls).",
-             (Source("otd/*/summary.json", otd_summary, "pycontrol bench otd --quick [--control]"),
+             (Source("otd/ab-*.json", otd_ab, "pycontrol bench otd-ab --repeat 3"),
+              Source("otd/*/summary.json", otd_summary, "pycontrol bench otd --quick [--control]"),
               Source("otd/*/scaling.json", otd_scaling, "pycontrol bench otd --quick --parts scaling")),
              ("otd/*/*.png",)),
     Headline("Consistent Grouping", "Consistent Grouping against key, partial-key and shuffle grouping on Storm, "

@@ -148,6 +148,19 @@ def test_repeated_migration_runs_give_each_configuration_its_spread_and_the_targ
     assert p50.median == 1200.0 and p50.note.startswith("not met (over 2 moved executors; the target asks for 100")
 
 
+def test_an_otd_ab_file_gives_each_kind_the_gain_and_the_realised_share_for_both_measures():
+    from pycontrol.bench.otd import ab
+    reps = [{"otd": 900, "control": 600, "ceiling": 1000}, {"otd": 800, "control": 700, "ceiling": 650}]
+    doc = {"started": 1795300000, "command": "pycontrol bench otd-ab --repeat 2", **ab.summarize_runs(reps),
+           "worker_cpu_mean": ab.summarize_runs([{"otd": 1.5, "control": 1.0, "ceiling": 1.6}] * 2)}
+    rows = build.build({"otd/ab-20261128.json": doc})[0].tables[0].rows
+    by = {r.measure: r for r in rows}
+    assert (by["acked sentences/s, OTD"].n, by["acked sentences/s, OTD"].spread) == (2, "800–900")
+    share = by["acked sentences/s: share of the achievable gain realised, (OTD - control) / (ceiling - control)"]
+    assert share.n == 1 and share.unit_of_n == "repetitions" and "undefined in 1 repetition(s)" in share.note
+    assert by["mean worker CPU (cores): OTD over control (%)"].median == 50.0
+
+
 def test_repeated_runs_get_a_range_and_from_five_on_the_medians_interval():
     doc = {"at": "2026-11-27T11:55:24+00:00", "cycles_per_run": 40,
            "results": [{"variant": "acl-fenced", "topologies_per_action": 1, "runs_ms_per_cycle": [3, 4, 5, 6, 7]},

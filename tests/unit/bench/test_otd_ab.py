@@ -45,3 +45,11 @@ def test_the_ceiling_is_the_control_started_balanced():
     assert ab.experiment("otd", 20, 60).second_policy == "otd"
     with pytest.raises(UserError):
         ab.experiment("nothing", 20, 60)
+
+
+def test_the_cpu_summary_says_what_it_measures():
+    doc = ab.summarize_runs([{"otd": 1.5, "control": 1.0, "ceiling": 1.6}])
+    lines = ab.summary_lines(doc, "mean worker CPU, cores")
+    assert lines[0].startswith("OTD vs control vs balanced ceiling, mean worker CPU, cores")
+    assert doc["summary"]["gain_pct"]["median"] == pytest.approx(50.0)
+    assert doc["repetitions"][0]["realized_share"] == pytest.approx(0.5 / 0.6)

@@ -28,6 +28,7 @@ def test_windows_are_complete_slices_from_the_phase_start():
     assert [w["offset_s"] for w in got] == [0, 10, 20]               # 30-35 is partial: dropped
     assert [w["throughput"] for w in got] == [10, 20, 30]
     assert got[0]["worker_cpu_cv"] == 0 and got[0]["inter_node_share"] == 0.2
+    assert got[0]["worker_cpu_mean"] == 0.5
     assert got[0]["latency_p99_ms"] == 50
 
 
@@ -35,7 +36,7 @@ def test_a_window_s_latency_skips_seconds_without_acks_and_empty_windows_have_no
     got = windows([], [sec(0, 0, p50=999), sec(1, 4, p50=20)], 0.0, 20.0, 10.0, workers=2)
     assert got[0]["throughput"] == 2 and got[0]["latency_p50_ms"] == 20
     assert got[1] == {"offset_s": 10, "throughput": None, "latency_p50_ms": None, "latency_p99_ms": None,
-                      "worker_cpu_cv": None, "node_cpu_cv": None, "inter_node_share": None}
+                      "worker_cpu_mean": None, "worker_cpu_cv": None, "node_cpu_cv": None, "inter_node_share": None}
     assert got[0]["worker_cpu_cv"] is None
 
 
@@ -202,3 +203,10 @@ def test_the_offered_rate_line_says_which_run_took_the_offered_rate():
     line = comparison.offered_rate_line(table(1900, 1200), 2000)
     assert "the OTD run took it, the control run fell behind" in line
     assert "the control run took it, the OTD run fell behind" in comparison.offered_rate_line(table(None, 1900), 2000)
+
+
+def test_an_ab_run_gives_the_median_acked_rate_and_mean_worker_cpu_of_its_windows():
+    from pycontrol.bench.otd import ab
+    windows, medians = ab.measured(_run(1000.0, 300), 40, {"10.0.0.11": 1, "10.0.0.12": 1})
+    assert len(windows) == 4
+    assert medians == {"throughput": 300, "worker_cpu_mean": pytest.approx(0.4)}
