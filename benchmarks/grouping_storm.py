@@ -47,6 +47,7 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from pycontrol.bench.migration import machine  # noqa: E402
 from pycontrol.cluster import manager, ui_token  # noqa: E402
 from pycontrol.cluster.layout import Layout  # noqa: E402
 from pycontrol.cluster.spec import make_spec  # noqa: E402
@@ -290,7 +291,9 @@ def main() -> None:
         for repeat in range(1, args.repeat + 1):
             for scenario in scenarios:
                 for grouping in experiment.rotated(groupings, repeat - 1):
-                    runs.append(run_one(args, layout, rest, scenario, grouping, repeat, words))
+                    start = machine.now()   # the load around each run: a busy start shows per run, not per file
+                    run = run_one(args, layout, rest, scenario, grouping, repeat, words)
+                    runs.append(run | {"machine": {"start": start, "end": machine.now()}})
         collect_cg_logs(layout, rest, runs)
     finally:
         if not args.keep_cluster:
