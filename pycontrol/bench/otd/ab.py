@@ -14,9 +14,10 @@ Per run two measures, each the median of its 10 s windows: acked sentences/s (th
 what the default placement takes) and the mean worker CPU (cores; the OTD paper's compute measure, its
 +51 %). Per repetition and measure: OTD's gain over the control in %, and the share of the achievable
 gain it realised, (otd - control) / (ceiling - control), undefined when the ceiling did not beat the
-control. Across repetitions: n, median, min-max and 95 % intervals (stats.summarize). The
-machine's load is recorded at the start and end of every run. Pure summary (summarize_runs); the
-adapter is run_ab."""
+control. Across repetitions: n, median, min-max and 95 % intervals (stats.summarize). The machine's load
+is recorded at the start and end of every run; a run first waits (bounded) for the load left by the one
+before to drop, and one that still starts busy is flagged (busy_start), not repeated. Pure summary
+(summarize_runs, measured); the adapter is run_ab."""
 
 from __future__ import annotations
 
@@ -129,7 +130,9 @@ def run_ab(home: Path, out: Path, echo: Callable[[str], None], *, port_base: int
             medians = {m: {} for m in MEASURES}
             for kind in order(i):
                 echo(f"repetition {i + 1} of {repeat}: {kind}")
-                load_start = machine.now()
+                load_start, waited = machine.wait_quiet()   # the last run's topology leaves load behind
+                if load_start["busy"]:
+                    echo(f"  starts on a busy machine (1-min load {load_start['loadavg'][0]}): flagged busy_start")
                 data = run_on_cluster(spec, experiment(kind, warmup_s, phase_s), echo)
                 wait_topology_gone(spec, controlled.TOPOLOGY)
                 windows, of_run = measured(data, phase_s, node_cpus)
@@ -139,6 +142,7 @@ def run_ab(home: Path, out: Path, echo: Callable[[str], None], *, port_base: int
                              "median_worker_cpu_mean": medians["worker_cpu_mean"][kind],
                              "moves_made": len(data.moves), "initial_moves": data.initial_moves,
                              "windows": windows, "machine_start": load_start, "machine_end": machine.now(),
+                             "busy_start": load_start["busy"], "waited_for_quiet_s": waited,
                              "topology_id": data.topology_id})
             for m in MEASURES:
                 reps[m].append(medians[m])
@@ -147,6 +151,7 @@ def run_ab(home: Path, out: Path, echo: Callable[[str], None], *, port_base: int
            "settings": list(controlled.SETTINGS), "cluster": {"node_slots": list(controlled.NODE_SLOTS),
                                                                 "node_cpus": [list(c) for c in pins]},
            "command": f"pycontrol bench otd-ab --repeat {repeat} --warmup {warmup_s:g} --duration {phase_s:g}",
+           "busy_start_runs": sum(r["busy_start"] for r in runs),
            **summarize_runs(reps["throughput"]), "worker_cpu_mean": summarize_runs(reps["worker_cpu_mean"]),
            "runs": runs}
     doc["summary_lines"] = summary_lines(doc) + summary_lines(doc["worker_cpu_mean"], "mean worker CPU, cores")
