@@ -10,6 +10,7 @@ import io.nonstopstorm.workloads.keyed.KeyedWorkload;
 import io.nonstopstorm.workloads.linear.LinearWorkload;
 import io.nonstopstorm.workloads.multilang.MultilangWorkload;
 import io.nonstopstorm.workloads.relay.RelayWorkload;
+import io.nonstopstorm.workloads.state.StateSizeWorkload;
 import io.nonstopstorm.workloads.topk.TopKWorkload;
 import io.nonstopstorm.workloads.wordcount.WordCountWorkload;
 
@@ -17,7 +18,7 @@ import io.nonstopstorm.workloads.wordcount.WordCountWorkload;
 public final class Workloads {
     private static final List<Workload> ALL = List.of(new RelayWorkload(), new WordCountWorkload(false),
         new WordCountWorkload(true), new LinearWorkload(), new MultilangWorkload(), new KeyedWorkload(),
-        new GroupingCountWorkload(), new TopKWorkload(), new JoinWorkload());
+        new GroupingCountWorkload(), new TopKWorkload(), new JoinWorkload(), new StateSizeWorkload());
 
     private Workloads() {
     }

@@ -3,7 +3,6 @@ package io.nonstopstorm.workloads.grouping;
 import io.nonstopstorm.grouping.aggregate.PartialCounts;
 import io.nonstopstorm.workloads.linear.CpuBurn;
 import io.nonstopstorm.workloads.measure.CountsSnapshot;
-import io.nonstopstorm.workloads.measure.MeasureDir;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,7 +74,7 @@ public class KeyCostBolt extends BaseRichBolt {
         this.collector = collector;
         this.partial = new PartialCounts<>();
         this.seen = new HashMap<>();
-        this.snapshot = new CountsSnapshot(MeasureDir.resolve(conf), context.getThisComponentId(), context.getThisTaskId());
+        this.snapshot = CountsSnapshot.forTask(conf, context);
         this.pacer = new ServicePacer(1_000_000); // 1 ms: Storm's own work between two executes fits
         double factor = factorOf(slowdown, context.getThisTaskIndex());
         this.costNanos = Math.round(costMicros * 1000 * factor);

@@ -2,7 +2,6 @@ package io.nonstopstorm.workloads.grouping;
 
 import io.nonstopstorm.grouping.aggregate.CountMerger;
 import io.nonstopstorm.workloads.measure.CountsSnapshot;
-import io.nonstopstorm.workloads.measure.MeasureDir;
 import java.util.Map;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
@@ -26,7 +25,7 @@ public class MergeCountsBolt extends BaseRichBolt {
     public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
         this.collector = collector;
         this.merger = new CountMerger<>();
-        this.snapshot = new CountsSnapshot(MeasureDir.resolve(conf), context.getThisComponentId(), context.getThisTaskId());
+        this.snapshot = CountsSnapshot.forTask(conf, context);
     }
 
     @Override

@@ -34,6 +34,11 @@ public final class CountsSnapshot {
         this.tmp = dir.resolve("." + path.getFileName() + ".tmp");
     }
 
+    /** The snapshot file of the task a bolt runs as, in the topology's measure directory. */
+    public static CountsSnapshot forTask(Map<String, Object> conf, org.apache.storm.task.TopologyContext context) {
+        return new CountsSnapshot(MeasureDir.resolve(conf), context.getThisComponentId(), context.getThisTaskId());
+    }
+
     public Path path() {
         return path;
     }

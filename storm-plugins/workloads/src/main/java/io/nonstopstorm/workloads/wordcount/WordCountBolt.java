@@ -2,7 +2,6 @@ package io.nonstopstorm.workloads.wordcount;
 
 import io.nonstopstorm.migration.state.HandoffState;
 import io.nonstopstorm.workloads.measure.CountsSnapshot;
-import io.nonstopstorm.workloads.measure.MeasureDir;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.storm.task.OutputCollector;
@@ -38,8 +37,7 @@ public class WordCountBolt extends BaseRichBolt implements HandoffState<HashMap<
     public void prepare(Map<String, Object> conf, TopologyContext context, OutputCollector collector) {
         this.collector = collector;
         this.counts = new HashMap<>();
-        this.snapshot = new CountsSnapshot(MeasureDir.resolve(conf), context.getThisComponentId(),
-            context.getThisTaskId());
+        this.snapshot = CountsSnapshot.forTask(conf, context);
     }
 
     @Override

@@ -1,0 +1,91 @@
+package io.nonstopstorm.workloads.state;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.storm.state.DefaultStateSerializer;
+import org.apache.storm.state.KeyValueState;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Storm's state contract (prepare, commit, rollback) over files, and what a relaunched worker finds. */
+class FileKeyValueStateTest {
+    @TempDir
+    Path dir;
+
+    private FileKeyValueState<String, Long> open() {
+        return new FileKeyValueState<>(dir.resolve("count-3"), new DefaultStateSerializer<>());
+    }
+
+    private static Map<String, Long> contents(KeyValueState<String, Long> s) {
+        Map<String, Long> out = new HashMap<>();
+        s.forEach(e -> out.put(e.getKey(), e.getValue()));
+        return out;
+    }
+
+    @Test
+    void aRollbackGoesBackToTheLastCommitNotToThePrepare() {
+        FileKeyValueState<String, Long> s = open();
+        s.put("a", 1L);
+        s.prepareCommit(1);
+        s.commit(1);
+        s.put("a", 2L);
+        s.put("b", 7L);
+        s.prepareCommit(2);
+        s.rollback();
+        assertEquals(Map.of("a", 1L), contents(s));
+        assertFalse(Files.exists(dir.resolve("count-3").resolve(FileKeyValueState.PREPARED)));
+    }
+
+    @Test
+    void aNewInstanceStartsFromTheCommittedContentsAndCanStillCommitThePreparedTransaction() {
+        FileKeyValueState<String, Long> s = open();
+        s.put("a", 1L);
+        s.prepareCommit(1);
+        s.commit(1);
+        s.put("a", 5L);
+        s.prepareCommit(2);
+        s.put("a", 9L);   // after the prepare: lost with the worker, replayed by Storm
+
+        FileKeyValueState<String, Long> relaunched = open();
+        assertEquals(Map.of("a", 1L), contents(relaunched));
+        relaunched.commit(2);
+        assertEquals(5L, open().get("a"));
+    }
+
+    @Test
+    void aCommitWithoutItsPrepareAndAPrepareOverAnOpenOneAreRefused() {
+        FileKeyValueState<String, Long> s = open();
+        assertThrows(IllegalStateException.class, () -> s.commit(1));
+        s.prepareCommit(1);
+        s.prepareCommit(1);   // the same txid may be prepared again
+        assertThrows(IllegalStateException.class, () -> s.prepareCommit(2));
+        assertThrows(IllegalStateException.class, () -> s.commit(3));
+    }
+
+    @Test
+    void aCommitWithoutATransactionIsKeptAndNothingIsThereAtFirst() {
+        FileKeyValueState<String, Long> s = open();
+        assertNull(s.get("x"));
+        assertEquals(4L, s.get("x", 4L));
+        s.put("x", 3L);
+        s.commit();
+        assertEquals(3L, s.delete("x"));
+        assertTrue(contents(s).isEmpty());
+        assertEquals(Map.of("x", 3L), contents(open()));
+    }
+
+    @Test
+    void theProviderNeedsADirectoryAndKeepsNamespacesApart() {
+        FileStateProvider p = new FileStateProvider();
+        assertThrows(IllegalArgumentException.class, () -> p.newState("count-3", Map.of(), null));
+        assertEquals(dir.resolve("a_b-1"), FileStateProvider.directoryOf(dir, "a/b-1"));
+    }
+}
