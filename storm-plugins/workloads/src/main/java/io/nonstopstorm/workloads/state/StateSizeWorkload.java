@@ -3,9 +3,11 @@ package io.nonstopstorm.workloads.state;
 import io.nonstopstorm.workloads.DescribedWorkload;
 import io.nonstopstorm.workloads.Params;
 import io.nonstopstorm.workloads.feed.FeedSpout;
+import java.util.List;
 import java.util.Map;
 import org.apache.storm.Config;
 import org.apache.storm.generated.StormTopology;
+import org.apache.storm.spout.CheckPointState;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.tuple.Fields;
 
@@ -23,7 +25,9 @@ public final class StateSizeWorkload extends DescribedWorkload {
     public StateSizeWorkload() {
         super("statesize-java", "sentences -> keep (2, fields sentence; counts plus " + BYTES + " of ballast per task), "
             + "2 workers; " + KIND + " handoff|stateful, " + VALUE_BYTES + ", workload.input, workload.rate, "
-            + "workload.total, workload.par.keep", Map.of(Config.TOPOLOGY_WORKERS, 2));
+            + "workload.total, workload.par.keep",
+            // The checkpoint spout's tuples cross workers carrying this enum; the clusters' Kryo needs it registered.
+            Map.of(Config.TOPOLOGY_WORKERS, 2, Config.TOPOLOGY_KRYO_REGISTER, List.of(CheckPointState.Action.class.getName())));
     }
 
     @Override
