@@ -30,12 +30,18 @@ class FileKeyValueStateTest {
         return out;
     }
 
-    @Test
-    void aRollbackGoesBackToTheLastCommitNotToThePrepare() {
+    /** A state whose transaction 1 committed a = 1. */
+    private FileKeyValueState<String, Long> committedOnce() {
         FileKeyValueState<String, Long> s = open();
         s.put("a", 1L);
         s.prepareCommit(1);
         s.commit(1);
+        return s;
+    }
+
+    @Test
+    void aRollbackGoesBackToTheLastCommitNotToThePrepare() {
+        FileKeyValueState<String, Long> s = committedOnce();
         s.put("a", 2L);
         s.put("b", 7L);
         s.prepareCommit(2);
@@ -46,10 +52,7 @@ class FileKeyValueStateTest {
 
     @Test
     void aNewInstanceStartsFromTheCommittedContentsAndCanStillCommitThePreparedTransaction() {
-        FileKeyValueState<String, Long> s = open();
-        s.put("a", 1L);
-        s.prepareCommit(1);
-        s.commit(1);
+        FileKeyValueState<String, Long> s = committedOnce();
         s.put("a", 5L);
         s.prepareCommit(2);
         s.put("a", 9L);   // after the prepare: lost with the worker, replayed by Storm
