@@ -47,7 +47,7 @@ def spread_of(values: Sequence[float], measure: str, unit_of_n: str, note: str =
 
 # --- migration ------------------------------------------------------------------------------------
 
-# Per configuration (scheme and M) over its repetitions: the bench's key -> (what the row says, its unit).
+# Per configuration (scheme and M) over its repetitions: the bench's key and what its row says.
 MIGRATION_MEASURES = (
     ("throughput_vs_baseline", "acked/s over the baseline's"),
     ("degradation_60_s", "seconds at >= 60 % below the baseline"),
