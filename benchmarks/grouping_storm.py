@@ -48,6 +48,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from pycontrol.bench.migration import machine  # noqa: E402
+from pycontrol.bench.order import rotated  # noqa: E402
 from pycontrol.cluster import manager, ui_token  # noqa: E402
 from pycontrol.cluster.layout import Layout  # noqa: E402
 from pycontrol.cluster.spec import make_spec  # noqa: E402
@@ -290,7 +291,7 @@ def main() -> None:
     try:
         for repeat in range(1, args.repeat + 1):
             for scenario in scenarios:
-                for grouping in experiment.rotated(groupings, repeat - 1):
+                for grouping in rotated(groupings, repeat - 1):
                     start = machine.now()   # the load around each run: a busy start shows per run, not per file
                     run = run_one(args, layout, rest, scenario, grouping, repeat, words)
                     runs.append(run | {"machine": {"start": start, "end": machine.now()}})

@@ -15,6 +15,7 @@ import uuid
 from datetime import datetime, timezone
 
 from pycontrol import zk
+from pycontrol.bench.order import rotated
 from pycontrol.controller.actions import Move
 from pycontrol.controller.clock import SystemClock
 from pycontrol.controller.leader import Leadership
@@ -86,8 +87,7 @@ def main(args: argparse.Namespace) -> None:
         for t in args.topologies:
             per = {v: [] for v in VARIANTS}
             for r in range(args.runs):
-                order = VARIANTS[r % len(VARIANTS):] + VARIANTS[:r % len(VARIANTS)]   # rotated per run
-                for variant in order:
+                for variant in rotated(VARIANTS, r):
                     access, fencing = variant.split("-")
                     client = clients[access]
                     root = f"{base}/{variant}-{t}-{r}"

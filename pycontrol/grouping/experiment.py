@@ -11,6 +11,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from pycontrol.bench.order import rotated
 from pycontrol.workloads.series import Second
 
 # EdgeSignalPump logs: "CG edge source:default->count: signals [WorkerSignal[worker=0, signal=DECREASE], ...]"
@@ -150,14 +151,6 @@ def pooled_quantile(rows: list[Second], start_ts: int, end_ts: int, q: float = 0
         else:
             hi = mid
     return round(hi, 2)
-
-
-def rotated(items: list, shift: int) -> list:
-    """items rotated left by shift places: the run order of one benchmark round."""
-    if not items:
-        return []
-    k = shift % len(items)
-    return items[k:] + items[:k]
 
 
 def spread(values: Iterable[float | None]) -> dict:

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pycontrol.bench import stats
+from pycontrol.bench.order import rotated
 from pycontrol.errors import UserError
 
 PLACEMENTS = ("elastic", "random", "even")
@@ -44,8 +45,7 @@ class Second:
 
 def order(repetition: int) -> list[str]:
     """Repetition i runs the placements rotated by i, so none always runs first or last."""
-    k = repetition % len(PLACEMENTS)
-    return list(PLACEMENTS[k:] + PLACEMENTS[:k])
+    return rotated(PLACEMENTS, repetition)
 
 
 def mean_and_deviation(values: Sequence[float]) -> tuple[float, float]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pycontrol.bench.order import rotated
 from pycontrol.cluster.storm_conf import LOCAL_SCHEDULER_CONF, NONSTOP_SCHEDULER
 from pycontrol.errors import UserError
 
@@ -217,14 +218,6 @@ def plan_runs(opts: Options) -> tuple[ClusterRun, ...]:
         ms = opts.moves if s in opts.schemes else (max(opts.moves),)
         runs.append(ClusterRun(s.name, s.migration, s.conf, tuple(Segment(s, m) for m in ms)))
     return tuple(runs)
-
-
-def rotated(items: tuple, i: int) -> tuple:
-    """items started at position i (mod their number): repetition i's order."""
-    if not items:
-        return ()
-    k = i % len(items)
-    return (*items[k:], *items[:k])
 
 
 def repetitions(runs: tuple[ClusterRun, ...], repeat: int) -> tuple[tuple[int, ClusterRun], ...]:

@@ -33,6 +33,7 @@ from pycontrol.bench import stats
 from pycontrol.bench.migration import machine
 from pycontrol.bench.otd import controlled
 from pycontrol.bench.otd.live import cluster_session, run_on_cluster, wait_topology_gone
+from pycontrol.bench.order import rotated
 from pycontrol.cluster.spec import cpus_per_node, make_spec
 from pycontrol.errors import UserError
 
@@ -42,8 +43,7 @@ BALANCED = "split"
 
 def order(repetition: int) -> list[str]:
     """Repetition i runs KINDS rotated by i."""
-    k = repetition % len(KINDS)
-    return list(KINDS[k:] + KINDS[:k])
+    return rotated(KINDS, repetition)
 
 
 def experiment(kind: str, warmup_s: float, phase_s: float):

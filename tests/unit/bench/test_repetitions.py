@@ -4,16 +4,9 @@ baselines, and the per-configuration spread."""
 from pathlib import Path
 
 from pycontrol.bench.migration import machine, report, runner
-from pycontrol.bench.migration.schemes import make_options, plan_runs, repetitions, rotated
+from pycontrol.bench.migration.schemes import make_options, plan_runs, repetitions
 from pycontrol.bench.migration.spread import spread, text
 from tests.unit.bench.test_report import segment
-
-
-def test_rotation_starts_each_repetition_one_run_later():
-    assert rotated(("a", "b", "c"), 0) == ("a", "b", "c")
-    assert rotated(("a", "b", "c"), 1) == ("b", "c", "a")
-    assert rotated(("a", "b", "c"), 4) == ("b", "c", "a")
-    assert rotated((), 2) == ()
 
 
 def test_every_run_appears_once_per_repetition_and_no_run_is_always_first():

@@ -84,12 +84,6 @@ def test_pooled_p99_weighs_each_second_by_its_tuples():
     assert experiment.pooled_quantile(calm[:98] + [stalled, stalled], 0, 100) > 100.0
 
 
-def test_each_round_starts_with_another_grouping():
-    assert [experiment.rotated(["cg", "kg", "sg"], r) for r in range(4)] == [
-        ["cg", "kg", "sg"], ["kg", "sg", "cg"], ["sg", "cg", "kg"], ["cg", "kg", "sg"]]
-    assert experiment.rotated([], 3) == []
-
-
 def test_spread_and_sustained():
     assert experiment.spread([3.0, None, 1.0, 2.0]) == {"n": 3, "median": 2.0, "min": 1.0, "max": 3.0}
     assert experiment.spread([None]) == {"n": 0, "median": None, "min": None, "max": None}
