@@ -215,6 +215,7 @@ def bench_hook(home: Path, rounds: int, workers: int, warmup_s: float, measure_s
 
 
 def main(a: argparse.Namespace, work: list[int]) -> None:
+    began = time.monotonic()
     out: dict = {"command": " ".join(["benchmarks/metrics_overhead.py", *sys.argv[1:]]),
                  "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                  "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
@@ -227,6 +228,7 @@ def main(a: argparse.Namespace, work: list[int]) -> None:
         out["hook"] = [bench_hook(a.home.resolve(), a.rounds, a.workers, a.warmup, a.measure, a.mode, w)
                        for w in work]
         out["machine"]["load_avg_at_end"] = list(os.getloadavg())
+    out["elapsed_s"] = round(time.monotonic() - began)
     path = REPO / "results" / f"{a.out}.json"
     path.parent.mkdir(exist_ok=True)
     path.write_text(json.dumps(out, indent=2) + "\n")

@@ -10,16 +10,21 @@ import json
 import os
 import statistics
 import subprocess
+import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
 
 from pycontrol.paths import REPO_ROOT as REPO
+from pycontrol.bench import placement_latency
+from pycontrol.bench.migration import machine
+from pycontrol.bench.order import rotated
 from pycontrol.bench.waiting import wait_for
 from pycontrol.cluster import manager
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.secrets import cluster_zk_auth
 from pycontrol.cluster.spec import make_spec
+from pycontrol.errors import UserError
 from pycontrol.storm.rest import StormRest
 from pycontrol.workloads import locate, series
 from pycontrol.workloads.submit import submit_workload
@@ -109,7 +114,7 @@ def run_one(args, layout: Layout, rest: StormRest, zk_hosts: str, scheduler: str
         t0 = time.time()
         time.sleep(args.measure)
         rows = [r for r in series.read_series(locate.artifact_dirs(layout.logs, topo_id)) if t0 <= r.ts < t0 + args.measure]
-        share = inter_node_share(Path(args.home), name)
+        share = inter_node_share(layout.home, name)
         final = placement(rest, topo_id)
         lat = [r for r in rows if r.latency_n > 0]
         result = {
@@ -134,30 +139,75 @@ def run_one(args, layout: Layout, rest: StormRest, zk_hosts: str, scheduler: str
             time.sleep(1)
 
 
-def main(args: argparse.Namespace) -> None:
+def run_repetition(args, rep: int, schedulers: list[str], busy_start: bool) -> list[dict]:
+    """One fresh cluster, every scheduler once in this repetition's rotated order, each run with the
+    machine's records at its start and end; the cluster goes down at the end whatever happened."""
     spec = make_spec(Path(args.home), nodes=2, slots=4, network="netns", link_bandwidth=args.bandwidth,
                      port_base=args.port_base)
-    load_before = os.getloadavg()
     manager.up(spec, timeout_s=300, echo=log)
     layout, rest = Layout(spec.home), StormRest(spec.ui_url)
-    results = []
+    runs = []
     try:
-        for s in args.schedulers.split(","):
-            log(f"running under {s}")
-            results.append(run_one(args, layout, rest, f"{spec.control_host}:{spec.zk_port}", s))
+        for position, s in enumerate(rotated(schedulers, rep)):
+            log(f"repetition {rep + 1}: running under {s}")
+            before = machine.now()
+            r = run_one(args, layout, rest, f"{spec.control_host}:{spec.zk_port}", s)
+            r.update(repetition=rep, position=position, busy_start=busy_start,
+                     machine={"start": before, "end": machine.now()})
+            runs.append(r)
     finally:
-        if not args.keep_cluster:
+        if not (args.keep_cluster and rep == args.repeat - 1):
             log(manager.down(spec.home))
-    base = next((r for r in results if r["scheduler"] == "default"), None)
-    for r in results:
-        if base and base["latency_ms"]["mean"] and r["latency_ms"]["mean"] is not None:
-            r["latency_mean_vs_default"] = round(r["latency_ms"]["mean"] / base["latency_ms"]["mean"] - 1, 4)
+    return runs
+
+
+def main(args: argparse.Namespace) -> None:
+    """`--repeat` repetitions on a fresh cluster each, the schedulers' order rotated by one between them
+    (so default does not always run first); a repetition that starts on a busy machine (after a bounded
+    wait) is flagged and run once more. The JSON is rewritten after every repetition."""
+    schedulers = args.schedulers.split(",")
+    started, load_before = time.time(), os.getloadavg()
+    runs: list[dict] = []
+    failures: list[dict] = []
+    queue = [(rep, False) for rep in range(args.repeat)]
+    while queue:
+        rep, again = queue.pop(0)
+        start, waited = machine.wait_quiet()
+        if start["busy"]:
+            log(f"repetition {rep + 1} starts on a busy machine (1-min load {start['loadavg'][0]})")
+        try:
+            done = run_repetition(args, rep, schedulers, start["busy"])
+        except (SystemExit, UserError, RuntimeError, OSError) as e:   # recorded; the other repetitions go on
+            log(f"repetition {rep + 1} FAILED: {e}")
+            failures.append({"repetition": rep, "error": str(e)})
+            continue
+        for r in done:
+            r["repeat_of_busy"] = again
+        runs.extend(done)
+        if start["busy"] and not again:
+            queue.insert(0, (rep, True))
+        write(args, runs, failures, started, load_before)
+    write(args, runs, failures, started, load_before)
+
+
+def write(args, runs: list[dict], failures: list[dict], started: float, load_before) -> None:
+    base = {(r["repetition"], r.get("repeat_of_busy")): r for r in runs if r["scheduler"] == "default"}
+    for r in runs:
+        b = base.get((r["repetition"], r.get("repeat_of_busy")))
+        if b is not None:
+            r["latency_mean_vs_default"] = placement_latency.lower_by(r["latency_ms"]["mean"], b["latency_ms"]["mean"])
     out = {
         "benchmark": "word count (Java) end-to-end latency by scheduler, 2 nodes x 4 slots, shaped inter-node links",
-        "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "machine": {"cpus": os.cpu_count(), "loadavg_before": list(load_before), "loadavg_after": list(os.getloadavg())},
+        "command": " ".join(["benchmarks/scheduler_latency.py", *sys.argv[1:]]),
+        "when": datetime.fromtimestamp(started, timezone.utc).isoformat(timespec="seconds"),
+        "elapsed_s": round(time.time() - started),
+        "machine": {"cpus": os.cpu_count(), "loadavg_before": [round(x, 2) for x in load_before],
+                    "loadavg_after": [round(x, 2) for x in os.getloadavg()]},
         "shape": SHAPE, "rate_sentences_per_s": args.rate, "link_bandwidth": args.bandwidth,
-        "warmup_s": args.warmup, "measure_s": args.measure, "results": results,
+        "warmup_s": args.warmup, "measure_s": args.measure, "repeat": args.repeat,
+        "order": "each repetition on a fresh cluster, the schedulers rotated by one between repetitions",
+        "results": runs, "failures": failures,
+        "summary": placement_latency.summarize(runs),
         "target": "aniello-online latency at least 20 % lower than default",
     }
     path = Path(args.out)

@@ -214,14 +214,20 @@ def main(a: argparse.Namespace) -> None:
     provenance = {"command": " ".join(["benchmarks/schedulers.py", *sys.argv[1:]]),
            "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     if a.what in ("quality", "all"):
+        began, load = time.monotonic(), os.getloadavg()[0]
         raw = run_bench(["quality", "--seeds", str(a.seeds)])
-        (a.out / "quality.json").write_text(json.dumps({**provenance, "load_average_at_end": os.getloadavg()[0],
+        (a.out / "quality.json").write_text(json.dumps({**provenance, "load_average_at_start": load,
+                                                        "load_average_at_end": os.getloadavg()[0],
+                                                        "elapsed_s": round(time.monotonic() - began),
                                                         "summary": scheduler_quality.summarise(raw), "raw": raw},
                                                        indent=1))
     if a.what in ("speed", "all"):
+        began, load = time.monotonic(), os.getloadavg()[0]
         raw = run_bench(["speed", "--sizes", a.sizes, "--repeats", str(a.repeats), "--warmup", str(a.warmup),
                          "--cap-seconds", str(a.cap_seconds), "--budget-seconds", str(a.budget_seconds)])
-        (a.out / "speed.json").write_text(json.dumps({**provenance, "load_average_at_end": os.getloadavg()[0], **raw},
+        (a.out / "speed.json").write_text(json.dumps({**provenance, "load_average_at_start": load,
+                                                      "load_average_at_end": os.getloadavg()[0],
+                                                      "elapsed_s": round(time.monotonic() - began), **raw},
                                                      indent=1))
     print(render(a.out))
 

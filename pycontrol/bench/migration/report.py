@@ -101,6 +101,7 @@ def document(opts: Options, schemes: list[Scheme], segments: list[dict], baselin
     return {
         "benchmark": "nonstop migration vs rebalance vs worker-restart (N-Storm §5.2), word count (Java), "
                      "local 2 nodes x 4 slots, 8 workers",
+        "command": opts.command(),
         "options": {"duration_s": opts.duration_s, "period_s": opts.period_s, "moves": list(opts.moves),
                     "rate": opts.rate, "seed": opts.seed, "rebalance_wait_s": opts.rebalance_wait_s,
                     "quick": opts.quick, "repeat": opts.repeat, "move_spouts": opts.move_spouts, "sweep": [list(p) for p in opts.sweep],

@@ -152,6 +152,17 @@ class Options:
     repeat: int = 3          # every cluster run this many times, the order rotated between repetitions
     move_spouts: bool = False  # the driver also moves the spout's and the ackers' executors
 
+    def command(self) -> str:
+        """The command line that runs these options (every option spelt out, so the defaults of the day
+        need not be known to repeat the run)."""
+        parts = ["pycontrol bench migration", *(["--quick"] if self.quick else []),
+                 f"--schemes {','.join(s.name for s in self.schemes)}", f"--moves {','.join(map(str, self.moves))}",
+                 f"--duration {self.duration_s}", f"--period {self.period_s}", f"--rate {self.rate}",
+                 f"--rebalance-wait {self.rebalance_wait_s}", f"--repeat {self.repeat}", f"--seed {self.seed}",
+                 *(["--move-spouts"] if self.move_spouts else []),
+                 *([f"--sweep {','.join(f'{ts}:{tw:g}' for ts, tw in self.sweep)}"] if self.sweep else [])]
+        return " ".join(parts)
+
     def move_offsets(self) -> list[int]:
         """Seconds after a segment's start at which the driver moves: every period, none at the start
         (a stable stretch first) and the last a full period before the end (time to recover)."""

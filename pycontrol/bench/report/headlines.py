@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
-from pycontrol.bench import hook_overhead, scheduler_quality, stats
+from pycontrol.bench import hook_overhead, placement_latency, scheduler_quality, stats
 from pycontrol.bench.migration import targets as migration_targets
 from pycontrol.bench.report.model import Row
 
@@ -284,12 +284,32 @@ def scheduler_speed(doc: Mapping) -> list[Row]:
 
 
 def scheduler_latency(doc: Mapping) -> list[Row]:
-    return [Row(f"{r['scheduler']}: latency p50 of seconds (ms)", int(r.get("seconds") or 0),
-                (r.get("latency_ms") or {}).get("p50_of_seconds"),
-                f"mean {fmt((r.get('latency_ms') or {}).get('mean'))}, max p99 "
-                f"{fmt((r.get('latency_ms') or {}).get('p99_of_seconds_max'))}", "seconds",
-                f"{fmt(r.get('acked_per_s'))} acked/s, inter-node share {fmt(r.get('inter_node_share'))}; one run")
-            for r in doc.get("results", [])]
+    """benchmarks/scheduler_latency.py: with repetitions, per scheduler n, median and min-max over the runs
+    and the paired reduction against default's; an older single-run file, one row per scheduler (n = 1)."""
+    summary = doc.get("summary")
+    if not summary:
+        return [Row(f"{r['scheduler']}: latency p50 of seconds (ms)", int(r.get("seconds") or 0),
+                    (r.get("latency_ms") or {}).get("p50_of_seconds"),
+                    f"mean {fmt((r.get('latency_ms') or {}).get('mean'))}, max p99 "
+                    f"{fmt((r.get('latency_ms') or {}).get('p99_of_seconds_max'))}", "seconds",
+                    f"{fmt(r.get('acked_per_s'))} acked/s, inter-node share {fmt(r.get('inter_node_share'))}; one run")
+                for r in doc.get("results", [])]
+    rows = []
+    for name, measures in summary["by_scheduler"].items():
+        for key, what, _ in placement_latency.MEASURES:
+            if sp := measures.get(key):
+                rows.append(Row(f"{name}: {what}", sp["n"], sp["median"], _spread_text(sp), "runs"))
+    for name, measures in summary["vs_default"].items():
+        for key, sp in measures.items():
+            if sp:
+                rows.append(Row(f"{name}: {key.replace('_', ' ')} (fraction, paired per repetition)", sp["n"],
+                                sp["median"], _spread_text(sp), "repetitions"))
+    t = summary.get("target") or {}
+    if t.get("n"):
+        every = "in every repetition" if t["in_every_repetition"] else "not in every repetition"
+        rows.append(Row(f"target: {t['target']}", t["n"], t["median"], f"limit {placement_latency.TARGET_REDUCTION}",
+                        "repetitions", f"{t['verdict']} ({every})"))
+    return rows
 
 
 # --- the rest -------------------------------------------------------------------------------------

@@ -11,8 +11,9 @@ DATE_KEYS = ("date", "when", "at", "started")
 # (path of keys, ...) in the order tried
 LOAD_START = (("machine", "load_avg_at_start"), ("machine", "loadavg_before"), ("machine", "load_avg_before"),
               ("machine", "load_average_at_start"), ("raw", "machine", "load_average_at_start"),
-              ("load_average_start",), ("load_avg_at_start",),
+              ("load_average_start",), ("load_average_at_start",), ("load_avg_at_start",),
               ("load_average_1m",))
+ELAPSED = (("elapsed_s",), ("wall_seconds",), ("wall_secs",), ("wall_s",))
 LOAD_END = (("machine", "load_avg_at_end"), ("machine", "loadavg_after"), ("machine", "loadavg_now"),
             ("machine", "load_avg_after"), ("load_average_end",), ("load_average_at_end",), ("load_avg_at_end",))
 
@@ -41,6 +42,18 @@ def _first(doc: Mapping, paths) -> str:
     return NOT_RECORDED
 
 
+def elapsed(doc: Mapping) -> float | None:
+    """Seconds the file's runs took: a recorded duration, else its finished minus started time."""
+    for p in ELAPSED:
+        v = _dig(doc, p)
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0:
+            return float(v)
+    start, end = doc.get("started"), doc.get("finished")
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (start, end)) and end >= start:
+        return float(end - start)
+    return None
+
+
 def run_meta(doc: Mapping, documented_command: str) -> RunMeta:
     """The run's date, load and command; the benchmark's documented usage when the file has no command
     (marked as such), "not recorded" for what the file does not hold."""
@@ -50,4 +63,5 @@ def run_meta(doc: Mapping, documented_command: str) -> RunMeta:
         command = " ".join(map(str, command))
     if not isinstance(command, str) or not command:
         command = f"{documented_command} (documented usage; the file does not record its command)"
-    return RunMeta(date=date, load_start=_first(doc, LOAD_START), load_end=_first(doc, LOAD_END), command=command)
+    return RunMeta(date=date, load_start=_first(doc, LOAD_START), load_end=_first(doc, LOAD_END), command=command,
+                   elapsed_s=elapsed(doc))

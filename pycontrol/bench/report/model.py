@@ -25,6 +25,7 @@ class RunMeta:
     load_start: str = NOT_RECORDED
     load_end: str = NOT_RECORDED
     command: str = NOT_RECORDED
+    elapsed_s: float | None = None   # the machine time the file's runs took, where it records it
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 
 from pycontrol.bench.report.headlines import fmt
-from pycontrol.bench.report.model import Row, Section, Table
+from pycontrol.bench.report.model import NOT_RECORDED, Row, Section, Table
 
 PREAMBLE = ("Rebuilt by `pycontrol bench report` from the result JSON files in results/. Each table is one "
             "result file: n counts what its unit says (runs, rounds, instances, moves, tuples); the median is "
@@ -20,9 +20,22 @@ def _cells(r: Row) -> tuple[str, ...]:
     return (r.measure, n, fmt(r.median), r.spread, r.note)
 
 
+def _minutes(seconds: float) -> str:
+    return f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
+
+
 def _date_line(t: Table) -> str:
     m = t.meta
-    return f"date {m.date}; machine load at start {m.load_start}, at end {m.load_end}"
+    took = _minutes(m.elapsed_s) if m.elapsed_s is not None else NOT_RECORDED
+    return f"date {m.date}; machine load at start {m.load_start}, at end {m.load_end}; machine time {took}"
+
+
+def machine_time(sections: list[Section]) -> str:
+    """The machine time the result files record, summed, and how many files do not record it."""
+    tables = [t for s in sections for t in s.tables]
+    known = [t.meta.elapsed_s for t in tables if t.meta.elapsed_s is not None]
+    return (f"Machine time recorded by the result files: {_minutes(sum(known))} over {len(known)} of the "
+            f"{len(tables)} files; the other {len(tables) - len(known)} do not record how long they ran.")
 
 
 UNREAD_ABOUT = ("Result files in results/ that no section reads (raw series, per-point files of a sweep, or "
@@ -30,7 +43,7 @@ UNREAD_ABOUT = ("Result files in results/ that no section reads (raw series, per
 
 
 def markdown(sections: list[Section], unread: list[str] = (), title: str = "Evidence report") -> str:
-    out = [f"# {title}", "", PREAMBLE, ""]
+    out = [f"# {title}", "", PREAMBLE, "", machine_time(sections), ""]
     for s in sections:
         out += [f"## {s.headline}", "", s.about, ""]
         for t in s.tables:
@@ -59,7 +72,8 @@ STYLE = ("body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0
 def page(sections: list[Section], unread: list[str] = (), title: str = "Evidence report") -> str:
     e = html.escape
     out = ["<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">", f"<title>{e(title)}</title>",
-           f"<style>{STYLE}</style></head><body>", f"<h1>{e(title)}</h1>", f"<p>{e(PREAMBLE)}</p>"]
+           f"<style>{STYLE}</style></head><body>", f"<h1>{e(title)}</h1>", f"<p>{e(PREAMBLE)}</p>",
+           f"<p>{e(machine_time(sections))}</p>"]
     for s in sections:
         out += [f"<h2>{e(s.headline)}</h2>", f"<p>{e(s.about)}</p>"]
         for t in s.tables:

@@ -46,6 +46,24 @@ def test_the_run_metadata_is_the_files_own_or_says_not_recorded():
     assert run_meta({"raw": {"machine": {"load_average_at_start": 27.1}}}, "c").load_start == "27.1"
 
 
+
+def test_the_machine_time_is_the_files_recorded_duration_or_its_finish_minus_start():
+    assert run_meta({"elapsed_s": 4560}, "c").elapsed_s == 4560
+    assert run_meta({"wall_secs": 452}, "c").elapsed_s == 452
+    assert run_meta({"started": 1795300000.0, "finished": 1795301800.5}, "c").elapsed_s == 1800.5
+    assert run_meta({"started": 10, "finished": 5}, "c").elapsed_s is None
+    assert run_meta({}, "c").elapsed_s is None
+
+
+def test_the_report_sums_the_machine_time_the_files_record_and_counts_those_that_do_not():
+    docs = {"workloads.json": WORKLOADS, "metrics_overhead.json": {**hook_doc(), "elapsed_s": 3600},
+            "controller/fence_cost.json": {"elapsed_s": 1800, "results": []}}
+    md = render.markdown(build.build(docs))
+    assert ("Machine time recorded by the result files: 1.5 h over 2 of the 3 files; the other 1 do not record "
+            "how long they ran.") in md
+    assert "machine time 60 min" in md and "machine time not recorded" in md
+
+
 def test_the_hook_overhead_table_has_n_rounds_the_interval_and_the_verdict():
     [section] = build.build({"metrics_overhead.json": hook_doc(rounds=3)})
     [table] = section.tables
@@ -59,7 +77,8 @@ def test_the_hook_overhead_table_has_n_rounds_the_interval_and_the_verdict():
 def test_a_file_with_one_run_says_n_equals_one():
     md = render.markdown(build.build({"workloads.json": WORKLOADS}))
     assert "| wc: highest sustainable rate (sentences/s) | n = 1 run | 900 | n = 1: no spread |" in md
-    assert "date 2026-11-21T07:34:17+00:00; machine load at start not recorded, at end not recorded" in md
+    assert ("date 2026-11-21T07:34:17+00:00; machine load at start not recorded, at end not recorded; machine time "
+            "not recorded") in md
 
 
 def test_a_file_that_changed_shape_is_reported_and_the_rest_is_still_built():
@@ -188,3 +207,28 @@ def test_repeated_grouping_runs_give_medians_over_runs_and_the_targets_verdicts(
     assert p99.measure.endswith("pooled over the window (ms)") and p99.unit_of_n == "runs"
     assert (target.n, target.median, target.spread) == (3, 1.5, "limit 1.2")
     assert target.note.startswith("not judged") and "not at equal load" in target.note
+
+
+def test_a_repeated_scheduler_latency_file_gives_spreads_the_paired_reduction_and_the_verdict():
+    from pycontrol.bench import placement_latency
+    runs = [{"scheduler": s, "repetition": r, "acked_per_s": 600.0, "inter_node_share": share,
+             "latency_ms": {"p50_of_seconds": p50, "mean": p50, "p99_of_seconds_max": 2 * p50}}
+            for r in range(3) for s, p50, share in (("default", 10.0 + r, 0.37), ("aniello-online", 4.0, 0.0))]
+    doc = {"when": "2026-11-28T07:00:00+00:00", "command": "benchmarks/scheduler_latency.py --repeat 3",
+           "results": runs, "summary": placement_latency.summarize(runs)}
+    rows = build.build({"schedulers/real_cluster_latency_2500kbit.json": doc})[0].tables[0].rows
+    by = {r.measure: r for r in rows}
+    p50 = by["default: latency p50 of the seconds (ms)"]
+    assert (p50.n, p50.median, p50.spread) == (3, 11.0, "10–12")
+    red = by["aniello-online: p50 lower than default (fraction, paired per repetition)"]
+    assert red.n == 3 and red.unit_of_n == "repetitions" and red.median == round(1 - 4.0 / 11.0, 4)
+    [target] = [r for r in rows if r.measure.startswith("target:")]
+    assert target.note == "met (in every repetition)"
+
+
+def test_an_older_single_run_scheduler_latency_file_still_gives_one_row_per_scheduler():
+    doc = {"results": [{"scheduler": "default", "seconds": 89, "acked_per_s": 600,
+                        "latency_ms": {"p50_of_seconds": 4.3, "mean": 4.8, "p99_of_seconds_max": 60.3}}]}
+    [row] = build.build({"schedulers/real_cluster_latency_3mbit.json": doc})[0].tables[0].rows
+    assert (row.n, row.unit_of_n, row.median) == (89, "seconds", 4.3) and "one run" in row.note
+

@@ -111,3 +111,17 @@ def test_the_command_prints_each_configuration_with_its_spread(monkeypatch, tmp_
     assert r.exit_code == 0, r.output
     line = next(x for x in r.output.splitlines() if x.startswith("nonstop+ M=1") and " 2 " in x[:26])
     assert "2 [1-3]" in line and "500 [400-600]" in line, line
+
+
+def test_the_recorded_command_runs_the_same_options_again():
+    import shlex
+
+    from pycontrol.cli import bench_cmd
+    opts = make_options(True, "nonstop+,worker-restart", "1,4", None, None, "10:3,1:0.3", 400, 7, None, 3, True)
+    words = shlex.split(opts.command())
+    assert words[:3] == ["pycontrol", "bench", "migration"]
+    ctx = bench_cmd.migration.make_context("migration", words[3:])
+    p = ctx.params
+    again = make_options(p["quick"], p["scheme_names"], p["moves"], p["duration"], p["period"], p["sweep"], p["rate"],
+                         p["seed"], p["rebalance_wait"], p["repeat"], p["move_spouts"])
+    assert again == opts
