@@ -24,7 +24,10 @@ Per run: submit, wait until placed and steady at 1 t/s, read the placement (slot
 predicted rate = pycontrol.sizing.predict on that placement, `fill` and `shuffle` routing), then
 search the highest stable rate from the planned Ω (pycontrol.profiling: coarse steps, then bisection;
 stable = flat latency, >= 95 % acked, nothing failed; see pycontrol/profiling/trials.py).
-Writes results/sizing/sizing_compare.json (+ sizing_compare.png).
+Writes results/sizing/sizing_compare.json (+ sizing_compare.png). The JSON says per (DAG, Ω) whether
+MBA and LSA allocate differently (`allocations`: threads per task and ρ; per run `allocations_differ`):
+where they agree, the pairs differ only by mapper. The summary gives how many distinct predictions its
+R² rests on and how many runs had allocations that differ.
 """
 
 from __future__ import annotations

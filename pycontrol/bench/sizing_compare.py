@@ -28,7 +28,7 @@ from pycontrol.profiling.trials import ProfilingError, RateFile, TrialRunner, Tr
 from pycontrol.sizing import deploy
 from pycontrol.sizing.allocate import Allocation, allocate
 from pycontrol.sizing.dag import Dag, load_dag
-from pycontrol.sizing.evaluate import r2_fit, r2_identity, shortfall
+from pycontrol.sizing.evaluate import allocations_differ, distinct, r2_fit, r2_identity, shortfall
 from pycontrol.sizing.models import ModelSet, load_models, model_catalog
 from pycontrol.sizing.predict import Placement, predict
 from pycontrol.storm.rest import StormRest
@@ -90,7 +90,7 @@ class Run:
     """One (DAG, Ω, pair): submitted at 1 t/s, then measured when its turn comes."""
 
     def __init__(self, args, cluster: dict, dag: Dag, omega: float, pair: str, allocation: Allocation,
-                 models: ModelSet, extra: list[str], slot_mb: float):
+                 models: ModelSet, extra: list[str], slot_mb: float, allocations_differ: bool):
         self.args, self.cluster, self.dag, self.omega, self.models = args, cluster, dag, omega, models
         self.allocation = allocation
         allocator, self.mapper = PAIRS[pair]
@@ -111,6 +111,7 @@ class Run:
         self.record: dict[str, Any] = {
             "dag": dag.name, "planned_rate": omega, "pair": pair, "allocator": allocator, "mapper": self.mapper,
             "threads": {t: a.threads for t, a in allocation.tasks.items()}, "allocated_slots": allocation.slots,
+            "allocations_differ": allocations_differ,
             "allocated": {"cpu": round(allocation.cpu_total, 4), "memory": round(allocation.memory_total, 4)}}
         self.started = time.monotonic()
         log(f"{self.name}: submitting {allocation.total_threads} threads, ρ = {allocation.slots}")
@@ -204,6 +205,10 @@ def summarise(runs: list[dict]) -> dict[str, Any]:
         obs = [r["observed_rate"] for r in ok]
         out[f"r2_fit_{routing}"] = r2_fit(pred, obs) if ok else None
         out[f"r2_identity_{routing}"] = r2_identity(pred, obs) if ok else None
+        out[f"distinct_predictions_{routing}"] = distinct(pred)
+    # An R² over runs whose allocations agree measures the mappers, not the allocators (issue: the
+    # comparison was degenerate while every allocation was one slot).
+    out["runs_where_allocations_differ"] = sum(1 for r in ok if r.get("allocations_differ"))
     per_pair = {}
     for pair in PAIRS:
         mine = [r for r in ok if r["pair"] == pair]
@@ -283,18 +288,24 @@ def main(args: argparse.Namespace) -> None:
     rates = [float(x) for x in args.rates.split(",")]
     pairs = args.pairs.split(",")
 
-    plan, skipped = [], []
+    plan, skipped, comparisons = [], [], []
     for dag in dags:
         for omega in rates:
+            by_allocator = {PAIRS[p][0]: allocate(dag, models, omega, PAIRS[p][0]) for p in pairs}
+            cmp = allocations_differ({n: {t: x.threads for t, x in a.tasks.items()} for n, a in by_allocator.items()},
+                                     {n: a.slots for n, a in by_allocator.items()})
+            comparisons.append({"dag": dag.name, "planned_rate": omega, **cmp})
+            log(f"  {dag.name}@{omega:g}: allocators {'differ' if cmp['differ'] else 'agree'} "
+                f"(slots {cmp['slots']}, threads differ in {cmp['threads_differ_in'] or 'no task'})")
             for pair in pairs:
-                a = allocate(dag, models, omega, PAIRS[pair][0])
+                a = by_allocator[PAIRS[pair][0]]
                 if a.slots > cluster_slots:
                     skipped.append({"dag": dag.name, "planned_rate": omega, "pair": pair, "allocated_slots": a.slots,
                                     "reason": f"needs {a.slots} slots, the cluster has {cluster_slots}"})
                 else:
-                    plan.append((dag, omega, pair, a))
+                    plan.append((dag, omega, pair, a, cmp["differ"]))
     log(f"{len(plan)} runs planned, {len(skipped)} skipped (do not fit)")
-    for dag, omega, pair, a in plan:
+    for dag, omega, pair, a, _ in plan:
         log(f"  {dag.name}@{omega:g} {pair}: ρ = {a.slots}, threads {dict((t, x.threads) for t, x in a.tasks.items())}")
     for s_ in skipped:
         log(f"  skipped {s_['dag']}@{s_['planned_rate']:g} {s_['pair']}: {s_['reason']}")
@@ -327,6 +338,7 @@ def main(args: argparse.Namespace) -> None:
                          "search": {"growth": args.search.growth, "precision": args.search.precision,
                                     "minutes": args.search_minutes}},
             "skipped": skipped,
+            "allocations": comparisons,
             "runs": runs,
             "summary": summarise(runs),
         }
@@ -339,8 +351,8 @@ def main(args: argparse.Namespace) -> None:
         spec, cluster = bring_up(args, slot_mb)
         try:
             for batch in batches(todo, cluster_slots):
-                submitted = [Run(args, cluster, dag, omega, pair, a, models, extra, slot_mb)
-                             for dag, omega, pair, a in batch]
+                submitted = [Run(args, cluster, dag, omega, pair, a, models, extra, slot_mb, differ)
+                             for dag, omega, pair, a, differ in batch]
                 for r in submitted:      # every worker of the batch up before any measurement
                     r.ready()
                 for r in submitted:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 
 def _check(predicted: Sequence[float], observed: Sequence[float]) -> None:
@@ -46,3 +46,19 @@ def shortfall(planned: float, observed: float) -> float:
     if not planned > 0:
         raise ValueError(f"planned rate must be > 0, got {planned!r}")
     return max(0.0, 1.0 - observed / planned)
+
+
+def allocations_differ(threads: Mapping[str, Mapping[str, int]], slots: Mapping[str, int]) -> dict:
+    """Whether the allocators gave one DAG at one rate different allocations: per allocator its threads per
+    task and its slots (ρ). Where they agree, runs of the pairs differ only by mapper, and a comparison of
+    them says nothing about the allocator."""
+    names = sorted(threads)
+    tasks = sorted({t for a in threads.values() for t in a})
+    differ_in = [t for t in tasks if len({threads[n].get(t) for n in names}) > 1]
+    return {"differ": bool(differ_in) or len(set(slots.values())) > 1, "threads_differ_in": differ_in,
+            "threads": {n: dict(threads[n]) for n in names}, "slots": {n: slots[n] for n in names}}
+
+
+def distinct(values: Sequence[float], digits: int = 3) -> int:
+    """How many different values (rounded to `digits`) an R² rests on."""
+    return len({round(v, digits) for v in values})

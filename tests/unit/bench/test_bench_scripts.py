@@ -65,3 +65,14 @@ def test_wait_for_returns_the_first_truthy_value_and_names_what_timed_out():
     assert now[0] == 2.0
     with pytest.raises(UserError, match="timed out after 3 s waiting for the topology listed"):
         waiting.wait_for("the topology listed", lambda: None, 3, clock=lambda: now[0], sleep=sleep)
+
+
+def test_the_sizing_summary_says_how_many_predictions_its_r2_rests_on_and_where_allocators_differ():
+    def run(pair, pred, obs, differ):
+        return {"pair": pair, "predicted_rate_fill": pred, "predicted_rate_shuffle": pred, "observed_rate": obs,
+                "allocated_slots": 2, "slots_used": 2, "shortfall": 0.0, "allocations_differ": differ}
+    runs = [run("mba+sam", 10.0, 9.0, True), run("lsa+dsm", 10.0, 9.5, True), run("lsa+rsm", 20.0, 18.0, False),
+            {"pair": "mba+sam", "error": "never placed"}]
+    s = sizing_compare.summarise(runs)
+    assert s["distinct_predictions_shuffle"] == 2 and s["runs_where_allocations_differ"] == 2
+    assert (s["runs"], s["measured"]) == (4, 3)

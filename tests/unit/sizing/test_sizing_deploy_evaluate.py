@@ -9,7 +9,7 @@ import pytest
 from pycontrol.sizing import deploy
 from pycontrol.sizing.allocate import allocate
 from pycontrol.sizing.dag import load_dag
-from pycontrol.sizing.evaluate import r2_fit, r2_identity, shortfall
+from pycontrol.sizing.evaluate import allocations_differ, distinct, r2_fit, r2_identity, shortfall
 from pycontrol.sizing.models import paper_models
 
 
@@ -85,3 +85,17 @@ def test_shortfall():
     assert shortfall(100.0, 120.0) == 0.0
     with pytest.raises(ValueError):
         shortfall(0.0, 1.0)
+
+
+def test_allocators_differ_when_threads_of_any_task_or_the_slots_differ():
+    same = allocations_differ({"mba": {"blob": 2, "pi": 1}, "lsa": {"blob": 2, "pi": 1}}, {"mba": 1, "lsa": 1})
+    assert same["differ"] is False and same["threads_differ_in"] == []
+    threads = allocations_differ({"mba": {"blob": 4, "pi": 1}, "lsa": {"blob": 6, "pi": 1}}, {"mba": 2, "lsa": 2})
+    assert threads["differ"] is True and threads["threads_differ_in"] == ["blob"]
+    slots = allocations_differ({"mba": {"blob": 4}, "lsa": {"blob": 4}}, {"mba": 2, "lsa": 3})
+    assert slots["differ"] is True and slots["slots"] == {"lsa": 3, "mba": 2}
+
+
+def test_an_r2_says_how_many_different_predictions_it_rests_on():
+    assert distinct([10.0, 10.0004, 20.0, 5.0]) == 3
+    assert distinct([]) == 0
