@@ -27,6 +27,7 @@ COMMAND_MODULES = [
     "pycontrol.cli.bench_cmd",
     "pycontrol.cli.bench_otd_cmd",
     "pycontrol.cli.bench_elastic_cmd",
+    "pycontrol.cli.bench_state_cmd",
     "pycontrol.cli.bench_report_cmd",
     "pycontrol.cli.model_cmd",
 ]

@@ -312,6 +312,40 @@ def scheduler_latency(doc: Mapping) -> list[Row]:
     return rows
 
 
+# --- state handoff --------------------------------------------------------------------------------
+
+# (the summary's key, what its row says, unit of n)
+STATE_SIZE_MEASURES = (
+    ("longest_ack_gap_ms", "longest gap between acks after a move (ms)", "moves"),
+    ("after_p99_ms", "p99 in the window after a move (ms)", "moves"),
+    ("above_2x_steady_p99_s", "seconds above 2x the steady p99 after a move", "moves"),
+    ("move_ms", "plan written -> state installed at the target (ms)", "moves"),
+    ("snapshot_and_send_ms", "snapshot, serialise and send the chunks (ms)", "moves"),
+    ("sent_to_installed_ms", "chunks sent -> installed at the target (ms)", "moves"),
+    ("failed", "failed tuples", "runs"),
+    ("replayed", "replayed tuples", "runs"),
+    ("extra_counts", "counts above the input's (counted twice)", "runs"),
+)
+
+
+def state_size(doc: Mapping) -> list[Row]:
+    """`pycontrol bench state-size`: per way and state size, the spread over moves or runs, and how many runs
+    kept every count exact."""
+    rows = []
+    for g in doc.get("summary", []):
+        label = f"{g['way']}, {_bytes(g['state_bytes'])}"
+        for key, what, unit in STATE_SIZE_MEASURES:
+            if sp := g.get(key):
+                rows.append(Row(f"{label}: {what}", sp["n"], sp["median"], _spread_text(sp), unit))
+        rows.append(Row(f"{label}: runs with every count exact", g["checked_runs"], g["exact_runs"],
+                        f"{g['exact_runs']} of {g['checked_runs']}", "runs"))
+    return rows
+
+
+def _bytes(n: int) -> str:
+    return f"{n / 2 ** 20:g} MB" if n >= 2 ** 20 else f"{n / 2 ** 10:g} KB" if n >= 2 ** 10 else f"{n} B"
+
+
 # --- the rest -------------------------------------------------------------------------------------
 
 def fence_cost(doc: Mapping) -> list[Row]:
@@ -422,6 +456,10 @@ HEADLINES: tuple[Headline, ...] = (
     Headline("Traces", "Preparing public traces for replay.",
              (Source("trace_prepare.json", trace_prepare, f"{PY} benchmarks/trace_prepare.py --sizes 25000,100000,400000"),
               Source("trace_demo.json", trace_demo, f"{PY} benchmarks/trace_demo.py")),
+             ()),
+    Headline("State handoff", "A bolt's state moved with its executor (the suite's handoff) against Storm's "
+                              "restart from a checkpoint, by state size.",
+             (Source("state_size/*.json", state_size, "pycontrol bench state-size"),),
              ()),
     Headline("Demo", "One move two ways, and the controller against a control run (one run each).",
              (Source("demo/*/demo.json", demo, "./nonstop demo"),),
