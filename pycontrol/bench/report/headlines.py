@@ -236,19 +236,24 @@ def metrics_overhead(doc: Mapping) -> list[Row]:
     rows = []
     for h in doc.get("hook", []):
         a = hook_overhead.analyse(h["phases"])
-        for key, label, verdict in (("overhead", "throughput overhead", a["verdict"]),
-                                    ("cpu_per_tuple_overhead", "CPU per tuple overhead", a["cpu_verdict"])):
+        for key, label, verdict, median_verdict in (
+                ("overhead", "throughput overhead", a["verdict"], a.get("median_verdict")),
+                ("cpu_per_tuple_overhead", "CPU per tuple overhead", a["cpu_verdict"], a.get("cpu_median_verdict"))):
             s = a[f"{key}_summary"]
-            ci = s["mean_ci"]
+            ci, mci = s["mean_ci"], s.get("median_ci")
 
             def pct(x: float) -> str:
                 return fmt(100 * x)
             spread = f"{pct(s['min'])}–{pct(s['max'])}" if s["n"] > 1 else "n = 1: no spread"
             if ci:
                 spread += f"; mean {pct(s['mean'])}, 95 % t-interval {pct(ci['low'])}–{pct(ci['high'])}"
+            if mci and s["n"] >= 5:
+                spread += f"; 95 % bootstrap interval of the median {pct(mci['low'])}–{pct(mci['high'])}"
+            note = f"target <= {100 * a['target_overhead']:.0f} % on the interval's upper end: {verdict} (mean)"
+            if median_verdict and mci and s["n"] >= 5:
+                note += f", {median_verdict} (median)"
             rows.append(Row(f"{label} at {h['work_us']} us/tuple, {h.get('mode', '?')} (%)", s["n"],
-                            100 * s["median"], spread, "paired rounds",
-                            f"target <= {100 * a['target_overhead']:.0f} % on the interval's upper end: {verdict}"))
+                            100 * s["median"], spread, "paired rounds", note))
     mr = doc.get("model_round")
     if mr:
         rows.append(Row(f"model round, {mr['executors']} executors (CPU s)", mr["repeats"], mr["median"]["total_cpu_s"],

@@ -70,7 +70,7 @@ def test_the_hook_overhead_table_has_n_rounds_the_interval_and_the_verdict():
     thr = table.rows[0]
     assert thr.n == 3 and thr.unit_of_n == "paired rounds"
     assert thr.median == pytest.approx(100 * (1 - 100 / 101), abs=1e-2)  # percent
-    assert "95 % t-interval" in thr.spread and thr.note.endswith(": met")
+    assert "95 % t-interval" in thr.spread and thr.note.endswith(": met (mean)")
     assert table.rows[-1].measure.startswith("model round") and table.rows[-1].n == 7
 
 

@@ -40,6 +40,14 @@ def test_noise_in_the_hooks_favour_does_not_pass_the_target():
     assert got["verdict"] == "undecided"
 
 
+def test_a_few_rounds_where_one_jvm_ran_slow_leave_the_mean_undecided_but_not_the_median():
+    # eight rounds at +1 %, and in three others one arm's JVM ran its path at half speed (either arm)
+    pairs = [(990, 1000)] * 8 + [(500, 1000), (1000, 500), (500, 1000)]
+    got = hook_overhead.analyse(rounds(pairs))
+    assert got["verdict"] == "undecided" and got["median_verdict"] == "met"
+    assert got["overhead_summary"]["median"] == pytest.approx(0.01)
+
+
 def test_a_consistent_fifteen_percent_is_not_met():
     got = hook_overhead.analyse(rounds([(85, 100), (84, 100), (86, 100), (85.5, 100), (84.5, 100)]))
     assert got["verdict"] == "not met"
