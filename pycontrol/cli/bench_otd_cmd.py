@@ -99,7 +99,11 @@ def _n(v) -> str:
 @click.option("--home", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_HOME / "ab",
               show_default=True, help="Directory of the benchmark's cluster.")
 @click.option("--port-base", type=int, default=19500, show_default=True, help="Port base of the cluster.")
-def otd_ab(repeat, warmup_s, phase_s, out, home, port_base) -> None:
+@click.option("--part", type=click.Choice(["compute", "comm"]), default="compute", show_default=True,
+              help="compute: the demo's heavy word count on pinned nodes, against a control and a balanced "
+                   "ceiling; comm: the word count on netns nodes with shaped links, against a control, "
+                   "measured over the second half of each run.")
+def otd_ab(repeat, warmup_s, phase_s, out, home, port_base, part) -> None:
     """OTD against a no-move control and a balanced ceiling on the demo's pinned cluster, repeated (order
     rotated): OTD's throughput gain and the share of the achievable gain it realised, with n and spread.
     Run it alone on the machine: about 3 runs x (warm-up + duration + ~40 s) per repetition."""
@@ -110,7 +114,8 @@ def otd_ab(repeat, warmup_s, phase_s, out, home, port_base) -> None:
     def echo(msg: str) -> None:
         click.echo(f"{time.strftime('%H:%M:%S')} {msg}")
 
-    doc = run_ab(home.resolve(), out, echo, port_base=port_base, warmup_s=warmup_s, phase_s=phase_s, repeat=repeat)
+    doc = run_ab(home.resolve(), out, echo, port_base=port_base, warmup_s=warmup_s, phase_s=phase_s, repeat=repeat,
+                 part=part)
     for line in doc["summary_lines"]:
         click.echo(line)
     click.echo(f"wrote {out}")

@@ -151,10 +151,16 @@ def _otd_ab_rows(part: Mapping, what: str) -> list[Row]:
 
 
 def otd_ab(doc: Mapping) -> list[Row]:
-    """`pycontrol bench otd-ab`: per repetition OTD, its no-move control and the balanced ceiling, rotated."""
-    rows = _otd_ab_rows(doc, "acked sentences/s")
-    if doc.get("worker_cpu_mean"):
-        rows += _otd_ab_rows(doc["worker_cpu_mean"], "mean worker CPU (cores)")
+    """`pycontrol bench otd-ab`: per repetition OTD, its no-move control (and for compute the balanced
+    ceiling), rotated; the first measure's summary is the document's own, the others under their names.
+    Files from before `--part` hold throughput and worker CPU."""
+    measures = doc.get("measures") or ["throughput", "worker_cpu_mean"]
+    labels = {"throughput": "acked sentences/s", "worker_cpu_mean": "mean worker CPU (cores)", **(doc.get("labels") or {})}
+    part = f"{doc['part']}: " if doc.get("part") else ""
+    rows = _otd_ab_rows(doc, part + labels[measures[0]])
+    for m in measures[1:]:
+        if doc.get(m):
+            rows += _otd_ab_rows(doc[m], part + labels[m])
     return rows
 
 

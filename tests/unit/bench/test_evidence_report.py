@@ -246,3 +246,15 @@ def test_a_state_size_file_gives_per_way_and_size_the_spreads_and_the_exact_runs
     assert (moved.n, moved.unit_of_n, moved.median) == (2, "moves", 450.0)
     exact = rows["nonstop, 1 MB: runs with every count exact"]
     assert (exact.n, exact.median, exact.spread) == (1, 1, "1 of 1")
+
+
+def test_a_comm_otd_ab_file_names_its_part_and_each_measure():
+    from pycontrol.bench.otd import ab
+    reps = [{"otd": 0.0, "control": 0.36}, {"otd": 0.02, "control": 0.37}]
+    doc = {"part": "comm", "measures": ["inter_node_share", "throughput"],
+           "labels": {"inter_node_share": "inter-node tuple share", "throughput": "acked sentences/s"},
+           **ab.summarize_runs(reps), "throughput": ab.summarize_runs([{"otd": 700, "control": 650}] * 2)}
+    rows = {r.measure: r for r in build.build({"otd/ab-comm-20261128.json": doc})[0].tables[0].rows}
+    assert rows["comm: inter-node tuple share, OTD"].n == 2
+    assert rows["comm: acked sentences/s: OTD over control (%)"].median == pytest.approx(100 * 50 / 650)
+    assert not any("ceiling" in m for m in rows)

@@ -53,3 +53,25 @@ def test_the_cpu_summary_says_what_it_measures():
     assert lines[0].startswith("OTD vs control vs balanced ceiling, mean worker CPU, cores")
     assert doc["summary"]["gain_pct"]["median"] == pytest.approx(50.0)
     assert doc["repetitions"][0]["realized_share"] == pytest.approx(0.5 / 0.6)
+
+
+def test_the_comm_design_runs_otd_against_its_control_only_and_measures_the_second_half():
+    assert [ab.order(i, "comm") for i in range(3)] == [["otd", "control"], ["control", "otd"], ["otd", "control"]]
+    otd, control = ab.experiment("otd", 60, 240, "comm"), ab.experiment("control", 60, 240, "comm")
+    assert otd.workload == control.workload == "wordcount-java"
+    assert (otd.second_policy, control.second_policy) == ("otd", "plan-only")
+    assert otd.default_s == 60 and otd.otd_s == 240
+    with pytest.raises(UserError, match="ceiling"):
+        ab.experiment("ceiling", 60, 240, "comm")
+    with pytest.raises(UserError, match="--part"):
+        ab.order(0, "memory")
+    assert ab.COMM.measures[0] == "inter_node_share" and ab.COMM.skip_share == 0.5
+
+
+def test_a_summary_without_a_ceiling_has_the_gain_and_no_share():
+    doc = ab.summarize_runs([{"otd": 0.0, "control": 0.36}, {"otd": 0.05, "control": 0.37}])
+    assert "ceiling" not in doc["summary"] and doc["share_undefined_in"] == 0
+    assert doc["summary"]["gain_pct"]["median"] == pytest.approx((-100.0 + 100 * (0.05 - 0.37) / 0.37) / 2)
+    lines = ab.summary_lines(doc, "inter-node tuple share")
+    assert lines[0].startswith("OTD vs no-move control, inter-node tuple share")
+    assert not any("realized_share" in line or "ceiling" in line for line in lines)
