@@ -18,3 +18,9 @@ def wait_for(what: str, check: Callable[[], Any], timeout_s: float, poll_s: floa
             raise UserError(f"timed out after {timeout_s:.0f} s waiting for {what}")
         sleep(poll_s)
     return value
+
+
+def sleep_until(t: float, clock: Callable[[], float] = time.time, sleep: Callable[[float], None] = time.sleep) -> None:
+    """Until wall-clock time t (epoch seconds), in steps of at most a second."""
+    while (left := t - clock()) > 0:
+        sleep(min(left, 1.0))

@@ -26,7 +26,7 @@ from pycontrol.bench.migration.measures import (dense_seconds, percentiles, segm
                                                 worst_of_moves)
 from pycontrol.bench.migration.realize import (MOVABLE_COMPONENTS, MOVABLE_WITH_SPOUTS, ExecutorComponents, PlanMover,
                                                RebalanceMover, read_placement)
-from pycontrol.bench.waiting import wait_for
+from pycontrol.bench.waiting import sleep_until, wait_for
 from pycontrol.bench.migration.schemes import (BASELINE, BY_PLAN, BY_REBALANCE, ClusterRun, Options, Segment,
                                                plan_runs, repetitions)
 from pycontrol.cluster import manager, ui_token
@@ -68,11 +68,6 @@ def safe_name(name: str) -> str:
 def cluster_spec(run: ClusterRun, home: Path, port_base: int) -> ClusterSpec:
     return make_spec(home / safe_name(run.name), nodes=NODES, slots=SLOTS, port_base=port_base,
                      migration=run.migration, extra_conf={**CLUSTER_CONF, **dict(run.conf)})
-
-
-def _sleep_until(t: float) -> None:
-    while (left := t - time.time()) > 0:
-        time.sleep(min(left, 1.0))
 
 
 class ClusterSession:
@@ -145,7 +140,7 @@ class ClusterSession:
     def run_segment(self, seg: Segment) -> dict:
         """The segment's moves at their offsets; measurements are read later, from the files."""
         start = math.ceil(time.time()) + 1
-        _sleep_until(start)
+        sleep_until(start)
         pids_before = worker_pids(self.spec, self.topo_id)
         rng = random.Random(f"{self.opts.seed}:{seg.m}")   # str seeds are stable across Python runs
         mover = (PlanMover(self.client, self.topology, self.topo_id, min(20.0, self.opts.period_s / 2))
@@ -154,13 +149,13 @@ class ClusterSession:
                  if seg.scheme.realize == BY_REBALANCE else None)
         moves = []
         for offset in self.opts.move_offsets() if mover else []:
-            _sleep_until(start + offset)
+            sleep_until(start + offset)
             rec = self.move(seg, mover, rng)
             rec["offset_s"] = round(rec.get("t0_ms", time.time() * 1000) / 1000 - start, 3)
             moves.append(rec)
             why = f"  ({rec['reason'][:120]})" if rec.get("reason") and rec.get("decision") != "applied" else ""
             self.echo(f"    t={offset:>4} s  {rec.get('decision')}  {len(rec.get('moves', []))} executor(s){why}")
-        _sleep_until(start + self.opts.duration_s)
+        sleep_until(start + self.opts.duration_s)
         pids_after = worker_pids(self.spec, self.topo_id)
         # A worker killed and not relaunched yet by the segment's end (its pid file still names the old
         # JVM) was restarted all the same.

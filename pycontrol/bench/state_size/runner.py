@@ -21,7 +21,7 @@ from pycontrol.bench.migration.measures import dense_seconds, move_measures
 from pycontrol.bench.migration.realize import ExecutorComponents
 from pycontrol.bench.migration.runner import cluster_spec
 from pycontrol.bench.state_size import design, measures, placing
-from pycontrol.bench.waiting import wait_for
+from pycontrol.bench.waiting import sleep_until, wait_for
 from pycontrol.cluster import manager, ui_token
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.secrets import cluster_zk_auth
@@ -156,13 +156,13 @@ class SizeRun:
         self.start_ts = start
         here, out = lay.keeps[0], []
         for i in range(self.opts.moves):
-            _sleep_until(start + (i + 1) * self.opts.period_s)
+            sleep_until(start + (i + 1) * self.opts.period_s)
             target = placing.next_target(here, lay)
             rec = self._apply({lay.moved: target}, f"move {i + 1}") | {"from": here, "to": target}
             self.echo(f"    {self.name}: move {i + 1} {here} -> {target}")
             out.append(rec)
             here = target
-        _sleep_until(start + (self.opts.moves + 1) * self.opts.period_s)
+        sleep_until(start + (self.opts.moves + 1) * self.opts.period_s)
         self.end_ts = math.ceil(time.time())
         return out
 
@@ -218,11 +218,6 @@ class SizeRun:
             wait_for(f"{self.name} gone", lambda: self._topology_id() is None, 120, 2)
         except (RestError, UserError) as e:
             self.echo(f"    {self.name}: could not kill it: {e}")
-
-
-def _sleep_until(t: float) -> None:
-    while (left := t - time.time()) > 0:
-        time.sleep(min(left, 1.0))
 
 
 def run_way(way: design.Way, rep: int, opts: design.Options, home: Path, port_base: int,

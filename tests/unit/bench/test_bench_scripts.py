@@ -67,6 +67,18 @@ def test_wait_for_returns_the_first_truthy_value_and_names_what_timed_out():
         waiting.wait_for("the topology listed", lambda: None, 3, clock=lambda: now[0], sleep=sleep)
 
 
+def test_sleep_until_reaches_the_time_in_steps_of_at_most_a_second():
+    now, steps = [100.0], []
+
+    def sleep(s):
+        steps.append(s)
+        now[0] += s
+    waiting.sleep_until(102.5, clock=lambda: now[0], sleep=sleep)
+    assert now[0] == 102.5 and steps == [1.0, 1.0, 0.5]
+    waiting.sleep_until(50.0, clock=lambda: now[0], sleep=sleep)   # already past: no sleep
+    assert len(steps) == 3
+
+
 def test_the_sizing_summary_says_how_many_predictions_its_r2_rests_on_and_where_allocators_differ():
     def run(pair, pred, obs, differ):
         return {"pair": pair, "predicted_rate_fill": pred, "predicted_rate_shuffle": pred, "observed_rate": obs,
