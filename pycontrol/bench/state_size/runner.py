@@ -81,7 +81,9 @@ class SizeRun:
     def run(self) -> dict:
         self.input.write_text("\n".join(input_lines()) + "\n", encoding="ascii")
         self.rate.set(0)                  # silent until placed: a relaunched spout must not lose items
-        state_dir = self.spec.home / "state" / self.name
+        # A directory of its own: a cluster home is reused by the next repetition, whose topology of the same
+        # name must not find this one's checkpoints.
+        state_dir = self.spec.home / "state" / f"{self.name}-{time.time_ns()}"
         submit_workload(WORKLOAD, self.name, settings(self.opts, self.way, self.size, self.input, self.rate.path,
                                                       state_dir), self.layout_dirs.control_conf_dir)
         try:
