@@ -22,6 +22,7 @@ from pycontrol.cluster import ui_token
 from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.manager import State
 from pycontrol.bench import hook_overhead
+from pycontrol.bench.migration import machine
 from pycontrol.storm import rest_info
 from pycontrol.metrics.prometheus import Snapshot, families
 from pycontrol.wire.executor import ExecutorId
@@ -191,6 +192,8 @@ def bench_hook(home: Path, rounds: int, workers: int, warmup_s: float, measure_s
         # sequential: each runs alone.
         groups = [list(order)] if mode == "concurrent" else [[h] for h in order]
         for group in groups:
+            # The machine around each measurement (load, CPU frequency); a busy start is flagged, not hidden.
+            before = machine.now()
             try:
                 ids = {names[h]: _submit(rest, conf_dir, names[h], h, workers, work_us) for h in group}
                 for t in ids.values():
@@ -199,7 +202,8 @@ def bench_hook(home: Path, rounds: int, workers: int, warmup_s: float, measure_s
                 for n, (secs, emitted, cpu) in _measure(rest, ids, measure_s).items():
                     p = {"round": r, "topology": n, "hook": n.startswith("bench-hook"), "seconds": round(secs, 2),
                          "emitted": emitted, "tuples_per_s": round(emitted / secs, 1),
-                         "worker_cpu_s": round(cpu, 2), "cpu_ns_per_tuple": round(cpu * 1e9 / emitted, 1)}
+                         "worker_cpu_s": round(cpu, 2), "cpu_ns_per_tuple": round(cpu * 1e9 / emitted, 1),
+                         "machine_start": before, "machine_end": machine.now(), "busy_start": before["busy"]}
                     print(json.dumps(p), flush=True)
                     phases.append(p)
             finally:
