@@ -24,6 +24,19 @@ def add_subcommand(main: click.Group, command: click.Command) -> None:
     group.add_command(command)
 
 
+def result_options(default_out: str, home: Path, port_base: int):
+    """The options of a benchmark that writes one result JSON and runs its own cluster: --out (default
+    `default_out`, said in the help), --home and --port-base of that cluster."""
+    def wrap(f):
+        f = click.option("--port-base", type=int, default=port_base, show_default=True,
+                         help="Port base of the cluster.")(f)
+        f = click.option("--home", type=click.Path(file_okay=False, path_type=Path), default=home, show_default=True,
+                         help="Directory of the benchmark's cluster.")(f)
+        return click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                            help=f"Result JSON [default: {default_out}].")(f)
+    return wrap
+
+
 def register(main: click.Group) -> None:
     main.add_command(bench)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import click
 
@@ -35,10 +34,7 @@ def _rates(text: str) -> list[float]:
 @click.option("--link-bandwidth", default="10mbit", show_default=True, help="Each node's shaped egress link (netns only).")
 @click.option("--network", type=click.Choice(["auto", "netns", "loopback"]), default="auto", show_default=True,
               help="auto: netns nodes with shaped links where namespaces can be made (root), else loopback.")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Result JSON [default: results/elastic/<date-time>.json].")
-@click.option("--home", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_HOME, show_default=True)
-@click.option("--port-base", type=int, default=19700, show_default=True)
+@bench_cmd.result_options("results/elastic/<date-time>.json", DEFAULT_HOME, 19700)
 def elastic(repeat, rates, dwell_s, settle_s, link_bandwidth, network, out, home, port_base) -> None:
     """The Elastic Allocator experiment scaled to this machine: word count and join in the background,
     then Top-K placed by the Elastic Allocator, Random and Storm's even placement in turn, its input

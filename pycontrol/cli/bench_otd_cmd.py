@@ -94,11 +94,7 @@ def _n(v) -> str:
 @click.option("--warmup", "warmup_s", type=float, default=30, show_default=True,
               help="Seconds of warm-up in every run (controller observing), left out.")
 @click.option("--duration", "phase_s", type=float, default=120, show_default=True, help="Measured seconds per run.")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Result JSON (default: results/otd/ab-<date-time>.json).")
-@click.option("--home", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_HOME / "ab",
-              show_default=True, help="Directory of the benchmark's cluster.")
-@click.option("--port-base", type=int, default=19500, show_default=True, help="Port base of the cluster.")
+@bench_cmd.result_options("results/otd/ab-<date-time>.json", DEFAULT_HOME / "ab", 19500)
 @click.option("--part", type=click.Choice(["compute", "comm"]), default="compute", show_default=True,
               help="compute: the demo's heavy word count on pinned nodes, against a control and a balanced "
                    "ceiling; comm: the word count on netns nodes with shaped links, against a control, "

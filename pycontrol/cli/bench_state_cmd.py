@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import click
 
@@ -29,10 +28,7 @@ def register(main: click.Group) -> None:
 @click.option("--moves", type=int, default=2, show_default=True, help="Moves per topology (to the spare and back).")
 @click.option("--period", "period_s", type=int, default=45, show_default=True,
               help="Seconds between moves (Storm's way relaunches two workers in each).")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Result JSON [default: results/state_size/<date-time>.json].")
-@click.option("--home", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_HOME, show_default=True)
-@click.option("--port-base", type=int, default=19300, show_default=True)
+@bench_cmd.result_options("results/state_size/<date-time>.json", DEFAULT_HOME, 19300)
 def state_size(sizes, ways, repeat, rate, moves, period_s, out, home, port_base) -> None:
     """A keep bolt holding each --sizes of state, its executor moved live between workers: move time and
     where it goes, the longest wait of a tuple, p99 after the move against steady, failed and replayed

@@ -109,3 +109,20 @@ def totals(rows: list[Second]) -> Totals:
     return Totals(seconds=len(rows), emitted=sum(r.emitted for r in rows), replayed=sum(r.replayed for r in rows),
                   acked=sum(r.acked for r in rows), failed=sum(r.failed for r in rows),
                   bad_lines=max((r.bad_lines for r in rows), default=0))
+
+
+class Drain:
+    """Successive reads of a stopped feed's series: drained once the emitted count held still over three
+    reads, every emitted item is acked and the spout reports nothing pending."""
+
+    def __init__(self) -> None:
+        self.seen: list[int] = []
+
+    def check(self, rows: list[Second]) -> Totals | None:
+        """The totals once drained, else None."""
+        if not rows:
+            return None
+        t = totals(rows)
+        self.seen.append(t.emitted)
+        still = len(self.seen) >= 3 and self.seen[-1] == self.seen[-3]
+        return t if still and t.acked >= t.emitted and rows[-1].pending == 0 else None

@@ -79,17 +79,9 @@ def wait_counts_exact(run: Run, expected: Counter, timeout_s: float = 60) -> out
 def wait_stream_settled(run: Run, timeout_s: float = 240) -> series.Totals:
     """After FeedSwitch.stop(): waits until no item is emitted any more and every emitted one is acked
     (the spout reports nothing pending), and returns the totals."""
-    seen: list[int] = []
-
-    def settled():
-        rows = run.series()
-        if not rows:
-            return None
-        t = series.totals(rows)
-        seen.append(t.emitted)
-        steady = len(seen) >= 3 and seen[-1] == seen[-3]
-        return t if steady and t.acked >= t.emitted and rows[-1].pending == 0 else None
-    return wait_for(f"{run.name}: feed stopped and every item acked", settled, timeout_s, poll_s=1.5)
+    drain = series.Drain()
+    return wait_for(f"{run.name}: feed stopped and every item acked", lambda: drain.check(run.series()), timeout_s,
+                    poll_s=1.5)
 
 
 @dataclass

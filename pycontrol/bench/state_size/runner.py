@@ -170,16 +170,8 @@ class SizeRun:
 
     def _drained(self) -> series.Totals:
         """After the feed stopped: until nothing more is emitted and every emitted item is acked."""
-        seen: list[int] = []
-
-        def done():
-            rows = self.rows()
-            if not rows:
-                return None
-            t = series.totals(rows)
-            seen.append(t.emitted)
-            return t if len(seen) >= 3 and seen[-1] == seen[-3] and t.acked >= t.emitted and rows[-1].pending == 0 else None
-        return wait_for(f"{self.name}: every item acked", done, DRAIN_TIMEOUT_S, 2)
+        drain = series.Drain()
+        return wait_for(f"{self.name}: every item acked", lambda: drain.check(self.rows()), DRAIN_TIMEOUT_S, 2)
 
     def _counts(self, expected) -> dict:
         """The keep tasks' newest snapshots (written on a 1 s tick), until they equal the input's counts or

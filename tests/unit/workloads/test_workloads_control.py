@@ -120,3 +120,19 @@ def test_locating_runs_of_a_topology_by_name(tmp_path):
     assert locate.topology_ids(tmp_path, "wc") == ["wc-1-100", "wc-3-200"]
     assert [p.parts[-4] for p in locate.artifact_dirs(tmp_path, "wc-1-100")] == ["node1", "node2"]
     assert os.path.basename(str(locate.artifact_dirs(tmp_path, "wc-heavy-2-150")[0].parent)) == "wc-heavy-2-150"
+
+
+def test_a_stopped_feed_is_drained_once_its_emits_held_still_and_everything_is_acked():
+    from pycontrol.bench.migration.measures import dense_seconds
+
+    def rows(emitted, acked, pending):
+        [r] = dense_seconds([], 0, 1)
+        return [series.Second(**{**r.__dict__, "emitted": emitted, "acked": acked, "pending": pending})]
+    d = series.Drain()
+    assert d.check([]) is None
+    assert d.check(rows(100, 90, 10)) is None and d.check(rows(100, 100, 0)) is None   # only two reads so far
+    assert d.check(rows(100, 100, 0)).acked == 100
+    late = series.Drain()
+    for _ in range(3):
+        got = late.check(rows(100, 100, 3))       # emits still, all acked, but the spout holds 3 pending
+    assert got is None
