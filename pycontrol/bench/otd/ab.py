@@ -203,10 +203,9 @@ def run_ab(home: Path, out: Path, echo: Callable[[str], None], *, port_base: int
                              "topology_id": data.topology_id})
             for m in d.measures:
                 reps[m].append(medians[m])
-    first = exp
     doc = {"benchmark": "otd-ab", "part": part, "started": started, "finished": time.time(), "repeat": repeat,
            "warmup_s": warmup_s, "phase_s": phase_s, "measured_from_s": d.skip_share * phase_s,
-           "settings": list(first.settings), "cluster": cluster_doc,
+           "settings": list(exp.settings), "cluster": cluster_doc,
            "measures": list(d.measures), "labels": dict(d.labels),
            "command": f"pycontrol bench otd-ab --part {part} --repeat {repeat} --warmup {warmup_s:g} "
                       f"--duration {phase_s:g}",
