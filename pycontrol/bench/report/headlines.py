@@ -329,6 +329,7 @@ def scheduler_latency(doc: Mapping) -> list[Row]:
 STATE_SIZE_MEASURES = (
     ("longest_ack_gap_ms", "longest gap between acks after a move (ms)", "moves"),
     ("after_p99_ms", "p99 in the window after a move (ms)", "moves"),
+    ("after_max_latency_ms", "longest latency of an acked tuple after a move (ms)", "moves"),
     ("above_2x_steady_p99_s", "seconds above 2x the steady p99 after a move", "moves"),
     ("move_ms", "plan written -> state installed at the target (ms)", "moves"),
     ("snapshot_and_send_ms", "snapshot, serialise and send the chunks (ms)", "moves"),

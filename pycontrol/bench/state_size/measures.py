@@ -63,6 +63,9 @@ def counts_check(counted: Mapping[str, int], expected: Mapping[str, int]) -> dic
 MOVE_MEASURES = (
     ("longest_ack_gap_ms", lambda m: m["measures"]["after"]["longest_ack_gap_ms"]),
     ("after_p99_ms", lambda m: m["measures"]["after"]["latency_p99_ms"]),
+    # the longest any acked tuple took after the move: the longest wait of a tuple for the moved executor
+    # and its state (failed ones are counted apart)
+    ("after_max_latency_ms", lambda m: m["measures"]["after"].get("latency_max_ms")),
     ("steady_p99_ms", lambda m: m["measures"]["steady"]["latency_p99_ms"]),
     ("above_2x_steady_p99_s", lambda m: m["measures"]["above_2x_steady_p99_s"]),
     ("move_ms", lambda m: (m.get("handoff") or {}).get("move_ms")),

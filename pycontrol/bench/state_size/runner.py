@@ -27,6 +27,7 @@ from pycontrol.cluster.layout import Layout
 from pycontrol.cluster.secrets import cluster_zk_auth
 from pycontrol.cluster.spec import ClusterSpec
 from pycontrol.errors import UserError
+from pycontrol.migration.events import first
 from pycontrol.migration.migrate import wait_decision, write_plan
 from pycontrol.migration.observe import slot_events, worker_pids
 from pycontrol.profiling.trials import RateFile
@@ -112,15 +113,24 @@ class SizeRun:
         components = ExecutorComponents(self.rest, self.topo_id)
 
         def known():
-            a = {str(e): s for e, s in read_assignment(self.client, self.topo_id).items()}
+            try:
+                a = {str(e): s for e, s in read_assignment(self.client, self.topo_id).items()}
+            except UserError:  # listed by the UI before Nimbus wrote its first assignment
+                return None
             c = components.refresh()
             return (a, c) if a and len(set(a.values())) == WORKERS and set(a) <= set(c) else None
         assignment, comps = wait_for(f"{self.name}: {WORKERS} workers and every executor's component", known, 300, 3)
         lay = placing.layout(assignment, comps)
         if lay.plan:
             before = worker_pids(self.spec, self.topo_id)
-            self._apply(lay.plan, "initial placement")
-            if not self.way.nonstop:
+            placed = self._apply(lay.plan, "initial placement")
+            if self.way.nonstop:
+                # The feed starts only once every moved executor's old instance has stopped: an acker's
+                # instance stopped by its lazy kill takes the tuple trees it started with it (replayed later).
+                wait_for(f"{self.name}: the moved executors' old instances stopped", lambda: all(
+                    first(slot_events(self.spec, assignment[e]), "stopped", placed["t0_ms"], executor=e)
+                    for e in lay.plan), 120, 0.5)
+            else:
                 # Stock Storm relaunches every worker whose executors changed; the feed may start only once
                 # the spouts' new worker runs (an old spout emitting into a dying worker would lose items).
                 # (the layout leaves no worker empty, so every changed one runs again)

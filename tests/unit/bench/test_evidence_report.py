@@ -235,7 +235,7 @@ def test_an_older_single_run_scheduler_latency_file_still_gives_one_row_per_sche
 
 def test_a_state_size_file_gives_per_way_and_size_the_spreads_and_the_exact_runs():
     from pycontrol.bench.state_size import measures
-    move = {"measures": {"after": {"longest_ack_gap_ms": 120.0, "latency_p99_ms": 80.0},
+    move = {"measures": {"after": {"longest_ack_gap_ms": 120.0, "latency_p99_ms": 80.0, "latency_max_ms": 140.0},
                          "steady": {"latency_p99_ms": 20.0}, "above_2x_steady_p99_s": 1},
             "handoff": {"move_ms": 450.0, "snapshot_and_send_ms": 12.0, "sent_to_installed_ms": 30.0, "held_tuples": 2}}
     runs = [{"way": "nonstop", "state_bytes": 1 << 20, "moves": [move, move], "failed": 0, "replayed": 0,
@@ -244,6 +244,7 @@ def test_a_state_size_file_gives_per_way_and_size_the_spreads_and_the_exact_runs
     rows = {r.measure: r for r in build.build({"state_size/20261128-070000.json": doc})[0].tables[0].rows}
     moved = rows["nonstop, 1 MB: plan written -> state installed at the target (ms)"]
     assert (moved.n, moved.unit_of_n, moved.median) == (2, "moves", 450.0)
+    assert rows["nonstop, 1 MB: longest latency of an acked tuple after a move (ms)"].median == 140.0
     exact = rows["nonstop, 1 MB: runs with every count exact"]
     assert (exact.n, exact.median, exact.spread) == (1, 1, "1 of 1")
 

@@ -94,7 +94,7 @@ def test_expected_counts_cycle_the_lines_and_the_check_says_how_far_off():
 
 
 def move(gap, moved_ms=None):
-    m = {"measures": {"after": {"longest_ack_gap_ms": gap, "latency_p99_ms": 2 * gap},
+    m = {"measures": {"after": {"longest_ack_gap_ms": gap, "latency_p99_ms": 2 * gap, "latency_max_ms": 3 * gap},
                       "steady": {"latency_p99_ms": 10.0}, "above_2x_steady_p99_s": 1}}
     if moved_ms is not None:
         m["handoff"] = {"move_ms": moved_ms, "snapshot_and_send_ms": 5.0, "held_tuples": 0}
@@ -112,6 +112,7 @@ def test_the_summary_groups_runs_by_way_and_size_and_counts_exact_runs():
     assert (ns["runs"], ns["moves"], ns["exact_runs"], ns["checked_runs"]) == (2, 3, 2, 2)
     assert ns["longest_ack_gap_ms"] == {"n": 3, "median": 100, "min": 80, "max": 120}
     assert ns["move_ms"]["median"] == 450
+    assert ns["after_max_latency_ms"] == {"n": 3, "median": 300, "min": 240, "max": 360}
     assert storm["move_ms"] is None and storm["exact_runs"] == 0 and storm["extra_counts"]["median"] == 12
 
 
