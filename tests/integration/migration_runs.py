@@ -1,13 +1,15 @@
 """Helpers for the migration correctness tests: a word count whose feed the test starts and stops, and
-single-executor moves done one after the other, each applied (Nimbus's assignment in ZooKeeper) and in
-effect (running on the target, both workers routing to it) before the next; for executors whose bolt
-hands its state over, a move of the same executor again also waits for the previous handoff's end."""
+live moves (plans of one or several executors) done one after the other, each applied (Nimbus's
+assignment in ZooKeeper) and in effect (running on the target, both workers routing to it) before the
+next; for executors whose bolt hands its state over, a move of the same executor again also waits for
+the previous handoff's end."""
 
 from __future__ import annotations
 
 import statistics
 import time
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -100,7 +102,7 @@ class Move:
 
 @dataclass
 class Mover:
-    """Moves single executors of one topology, one at a time, and keeps each move's timings. With
+    """Moves executors of one topology, one plan at a time, and keeps each executor's move's timings. With
     handoffs, the moved executors' bolt hands its state over (one task per executor): a move is finished
     only once the target's gate opened too (the state installed, or given up on), so the next move of the
     same executor starts from an instance that owns the state."""
@@ -116,30 +118,40 @@ class Mover:
         return read_assignment(self.client, self.topo_id)
 
     def move(self, executor: ExecutorId, target: str) -> Move:
-        source = self.assignment()[executor]
-        assert source != target, f"{executor} is already at {target}"
+        return self.move_all({executor: target})[0]
+
+    def move_all(self, targets: Mapping[ExecutorId, str]) -> list[Move]:
+        """One plan moving each executor to its target slot (the fast path: the plan znode, which the
+        Nimbus agent applies at once and the workers follow live); returns once every one of them runs on
+        its target and both its workers route to it. One Move per executor, all with the plan's times."""
+        where = self.assignment()
+        for executor, target in targets.items():
+            assert where[executor] != target, f"{executor} is already at {target}"
         # Moving an executor back while its old instance there is still draining would mix the two.
-        for m in reversed(self.moves):
-            if m.executor == executor:
-                self.finish(m)
-                break
-        host, port = target.rsplit(":", 1)
+        for executor in targets:
+            previous = next((m for m in reversed(self.moves) if m.executor == executor), None)
+            if previous is not None:
+                self.finish(previous)
+        plan = {e: (t.rsplit(":", 1)[0], int(t.rsplit(":", 1)[1])) for e, t in targets.items()}
         t0_ms = time.time() * 1000
-        _, version = write_plan(self.client, self.name, {executor: (host, int(port))})
+        _, version = write_plan(self.client, self.name, plan)
         decision = wait_decision(self.client, self.name, self.topo_id, version, self.timeout_s, poll_s=0.05)
         assert decision.status == "applied", decision
         decided_ms = time.time() * 1000 - t0_ms
-        wait_for(f"Nimbus's assignment puts {executor} on {target}",
-                 lambda: self.assignment().get(executor) == target, self.timeout_s, 0.05)
+        wait_for(f"Nimbus's assignment puts {', '.join(f'{e} on {t}' for e, t in targets.items())}",
+                 lambda: all(self.assignment().get(e) == t for e, t in targets.items()), self.timeout_s, 0.05)
         in_zk_ms = time.time() * 1000 - t0_ms
-        key = str(executor)
-        timeline = wait_for(f"{executor} running on {target} and both workers routing to it",
-                            lambda: move_timeline(slot_events(self.cluster.spec, source),
-                                                  slot_events(self.cluster.spec, target), key, t0_ms),
-                            self.timeout_s, 0.05)
-        m = Move(executor, source, target, t0_ms, round(decided_ms), round(in_zk_ms), round(timeline.effect_ms))
-        self.moves.append(m)
-        return m
+        made = []
+        for executor, target in targets.items():
+            source = where[executor]
+            timeline = wait_for(f"{executor} running on {target} and both workers routing to it",
+                                lambda: move_timeline(slot_events(self.cluster.spec, source),
+                                                      slot_events(self.cluster.spec, target), str(executor), t0_ms),
+                                self.timeout_s, 0.05)
+            made.append(Move(executor, source, target, t0_ms, round(decided_ms), round(in_zk_ms),
+                             round(timeline.effect_ms)))
+        self.moves.extend(made)
+        return made
 
     def finish(self, m: Move) -> Move:
         """Waits until the move's old instance is shut down (lazy kill done) and, with handoffs, until
@@ -169,6 +181,14 @@ class Mover:
                 "effect_ms": stats([m.effect_ms for m in self.moves]),
                 "stopped_ms": stats([m.stopped_ms for m in done]) if done else None,
                 "dropped_total": max((m.dropped_total for m in done), default=0)}
+
+
+def quiet_seconds(rows: list[series.Second], moves: list[Move]) -> tuple[list[int], range]:
+    """The whole seconds from the first move's plan to the last one's in which the feed emitted nothing,
+    and that span: did the traffic run throughout the moves?"""
+    span = range(int(moves[0].t0_ms // 1000), int(moves[-1].t0_ms // 1000) + 1)
+    emitting = {s.ts for s in rows if s.emitted > 0}
+    return [t for t in span if t not in emitting], span
 
 
 def handoff_outcome(target_events: list[dict], m: Move) -> dict | None:
@@ -214,14 +234,15 @@ def slot_dir(cluster, topo_id: str, slot: str) -> Path:
     return cluster.layout.node_log_dir(node.name) / "workers-artifacts" / topo_id / port
 
 
-def moves_then_settled(mover: Mover, run: Run, feed: FeedSwitch, planned, input_file: Path,
-                       run_after_s: float) -> tuple[series.Totals, Counter]:
-    """Makes the live moves `planned` ((executor, target) pairs) one after another, lets the feed run
-    `run_after_s` more (traffic on the new homes, not a check), stops it and waits until every item is
-    acked; asserts that none failed or was replayed. Returns the totals and the word counts of what the
-    feed emitted."""
-    for executor, target in planned:
-        mover.finish(mover.move(executor, target))
+def moves_then_settled(mover: Mover, run: Run, feed: FeedSwitch, plans: Sequence[Mapping[ExecutorId, str]],
+                       input_file: Path, run_after_s: float) -> tuple[series.Totals, Counter]:
+    """Applies the live moves `plans` (each a plan: executor -> target slot) one after another, each in
+    effect and finished (Mover.finish) before the next, lets the feed run `run_after_s` more (traffic on the
+    new homes, not a check), stops it and waits until every item is acked; asserts that none failed or was
+    replayed. Returns the totals and the word counts of what the feed emitted."""
+    for targets in plans:
+        for m in mover.move_all(targets):
+            mover.finish(m)
     time.sleep(run_after_s)
     feed.stop()
     totals = wait_stream_settled(run)

@@ -30,7 +30,8 @@ from pycontrol import zk
 from pycontrol.migration.jvm import class_histogram, histogram_growth, live_kb, thread_count
 from tests.conftest import wait_for
 from tests.integration.migration_runs import (FeedSwitch, Mover, both_workers, executors_of, expected_counts,
-                                              pids_of, ui_shows, wait_counts_exact, wait_stream_settled)
+                                              pids_of, quiet_seconds, ui_shows, wait_counts_exact,
+                                              wait_stream_settled)
 from tests.integration.workload_runs import Run, sentences_subset
 
 pytestmark = pytest.mark.cluster
@@ -166,10 +167,7 @@ def test_every_sentence_is_acked_and_the_counts_are_exact(endurance):
     # The feed ran throughout the moves: sentences were emitted in (nearly) every second they spanned. (Not
     # "RATE x MOVES sentences": a move now takes well under a second, since a written plan starts Nimbus's
     # round at once.)
-    moves = endurance["mover"].moves
-    span = range(int(moves[0].t0_ms // 1000), int(moves[-1].t0_ms // 1000) + 1)
-    emitting = {s.ts for s in run.series() if s.emitted > 0}
-    quiet = [t for t in span if t not in emitting]
+    quiet, span = quiet_seconds(run.series(), endurance["mover"].moves)
     assert len(quiet) <= 0.1 * len(span), f"{len(quiet)} of the {len(span)} s of moves had no sentence emitted"
     assert totals.acked == totals.emitted
     wait_counts_exact(run, expected_counts(endurance["input"], totals.emitted))

@@ -1,7 +1,9 @@
 """State handoff in a live move: the Java word count's `count` bolt opts in (HandoffState over its count
 map), so when its executors move between the two nodes' workers the counts move with them. With a
 known input stream, the final count of every word equals a direct count of the input, and no worker
-JVM restarted. The same run without handoff loses the moved executors' counts (test_migration_state.py).
+JVM restarted; so too through 100 moves (20 plans, each moving all five `count` executors to the other
+worker), every move's state sent by its source and installed at its target. The same run without
+handoff loses the moved executors' counts (test_migration_state.py).
 With an early buffer smaller than what reaches the new instance before its state, the gate holds on and
 the executor waits for the state (F7, docs/state-handoff.md) instead of starting without it. A snapshot
 over the size limit is not sent (F2): both workers say why, and the new instance does not wait for it."""
@@ -9,20 +11,24 @@ over the size limit is not sent (F2): both workers say why, and the new instance
 from __future__ import annotations
 
 import time
+from collections import Counter
+from dataclasses import dataclass
 
 import pytest
 
 from pycontrol import zk
 from pycontrol.migration.observe import slot_events
+from pycontrol.workloads import series
 from pycontrol.workloads.outputs import read_counts
 from tests.conftest import wait_for
-from tests.integration.migration_runs import (FeedSwitch, Mover, both_workers, executors_of, moves_then_settled,
-                                              pids_of, wait_counts_exact, wait_stream_settled)
+from tests.integration.migration_runs import (FeedSwitch, Move, Mover, both_workers, executors_of, moves_then_settled,
+                                              pids_of, quiet_seconds, wait_counts_exact, wait_stream_settled)
 from tests.integration.workload_runs import Run, sentences_subset
 
 pytestmark = pytest.mark.cluster
 
 NAME = "mig-handoff"
+NAME_HUNDRED = "mig-handoff-100"
 NAME_FULL = "mig-handoff-full"
 NAME_TOO_LARGE = "mig-handoff-large"
 MAX_BYTES_KEY = "nonstop.migration.state.max.bytes"
@@ -33,12 +39,36 @@ RATE = 20                # sentences/s
 SENTENCES = 300
 COUNTED_BEFORE = 200     # words counted before the first move, so every moving instance has state
 RUN_AFTER_S = 4          # traffic after the last move: every task's newest counts snapshot is its final home's
+HUNDRED = 100
+COUNT_TASKS_HUNDRED = 5  # moved all at once, to the other worker, in every plan: 20 plans of 5 moves
 
 
 def test_counts_are_exact_after_live_moves_of_the_count_bolt(cluster, tmp_path):
     # Over and back again, and one the other way: each move hands over the state the last one installed.
-    events = moved_counts_exact(cluster, tmp_path, NAME, [], lambda on_a, on_b, a, b: ((on_a, b), (on_b, a), (on_a, a)))
+    def over_back_and_other_way(where, a, b):
+        on_a, on_b = one_on_each(where, a, b)
+        return {on_a: b}, {on_b: a}, {on_a: a}
+    events = moved_counts_exact(cluster, tmp_path, NAME, [], over_back_and_other_way).events
     assert not [e for e in events if e.get("event") == "handoff_congested"], events
+
+
+def test_counts_stay_exact_through_a_hundred_live_moves_of_count_executors(cluster, tmp_path):
+    # Every plan swaps sides: each count executor goes to the other worker, so both workers are source and
+    # target of every plan, and each executor moves 20 times, each move handing over what the last installed.
+    def swaps(where, a, b):
+        other, plans = {a: b, b: a}, []
+        while sum(map(len, plans)) < HUNDRED:
+            where = {e: other[slot] for e, slot in where.items()}
+            plans.append(where)
+        return plans
+    moved = moved_counts_exact(cluster, tmp_path, NAME_HUNDRED, [], swaps, COUNT_TASKS_HUNDRED)
+    per_executor = Counter(m.executor for m in moved.moves)
+    assert len(per_executor) == COUNT_TASKS_HUNDRED and set(per_executor.values()) == {HUNDRED // COUNT_TASKS_HUNDRED}
+    quiet, span = quiet_seconds(moved.rows, moved.moves)
+    assert len(quiet) <= 0.1 * len(span), f"{len(quiet)} of the {len(span)} s of moves had no sentence emitted"
+    sent = [e for e in moved.events if e.get("event") == "handoff_sent"]
+    print(f"{len(sent)} handoffs, {min(e['bytes'] for e in sent)}-{max(e['bytes'] for e in sent)} bytes each, "
+          f"over {len(span)} s; congested gates: {[e for e in moved.events if e.get('event') == 'handoff_congested']}")
 
 
 def test_a_full_early_buffer_waits_for_the_state_instead_of_starting_without_it(cluster, tmp_path):
@@ -47,7 +77,8 @@ def test_a_full_early_buffer_waits_for_the_state_instead_of_starting_without_it(
     # a few words fill the buffer long before the state comes.
     tiny = [f"{CHUNK_BYTES_KEY}=64", f"{EARLY_BUFFER_BYTES_KEY}=64",
             f"topology.worker.childopts=-Dnonstop.migration.test.switch.delay.ms={SWITCH_DELAY_MS}"]
-    events = moved_counts_exact(cluster, tmp_path, NAME_FULL, tiny, lambda on_a, on_b, a, b: ((on_a, b),))
+    events = moved_counts_exact(cluster, tmp_path, NAME_FULL, tiny,
+                                lambda where, a, b: ({one_on_each(where, a, b)[0]: b},)).events
     congested = [e for e in events if e.get("event") == "handoff_congested"]
     assert len(congested) == 1 and "early buffer full" in congested[0]["reason"], congested
 
@@ -97,42 +128,64 @@ def events_since(cluster, slots, t0_ms):
     return [e for slot in slots for e in slot_events(cluster.spec, slot) if e.get("t_ms", 0) >= t0_ms]
 
 
-def moved_counts_exact(cluster, tmp_path, name, settings, moves):
-    """Runs the word count with `settings`, makes the live moves `moves(on_a, on_b, a, b)` returns (pairs of
-    executor and target worker) once every count executor has state, and checks that every handoff was
-    installed, every count is exact and no worker restarted. Returns the run's migration events."""
+def one_on_each(where, a, b):
+    """A count executor on worker a and one on worker b."""
+    return next(e for e, slot in where.items() if slot == a), next(e for e, slot in where.items() if slot == b)
+
+
+@dataclass
+class Moved:
+    events: list[dict]            # both workers' migration events since the run's start
+    moves: list[Move]             # one per executor moved, in order
+    rows: list[series.Second]     # the feed's per-second series
+
+
+def moved_counts_exact(cluster, tmp_path, name, settings, plans, count_tasks=4) -> Moved:
+    """Runs the word count (`count_tasks` count executors) with `settings`, makes the live moves
+    `plans(where, a, b)` returns (plans, each executor -> target worker; `where`: the count executors'
+    workers at the start) once every count executor has state, and checks that each move's state was
+    sent by its source and installed at its target, every count is exact and no worker restarted.
+    Returns the run's migration events, its moves and its feed's series."""
     started = time.monotonic()
     t0_ms = time.time() * 1000
     input_file = sentences_subset(tmp_path, SENTENCES)
     feed = FeedSwitch(tmp_path / "rate-schedule.txt")
     run = Run(cluster, "wordcount-java", name,
               [f"workload.input={input_file}", "workload.total=0", feed.setting(), "topology.workers=2",
-               "workload.par.split=2", "workload.par.count=4", "topology.message.timeout.secs=60", *settings])
+               "workload.par.split=2", f"workload.par.count={count_tasks}", "topology.message.timeout.secs=60",
+               *settings])
     client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
     try:
         a, b = both_workers(cluster, run.topo_id)
         pids = pids_of(cluster, run.topo_id, (a, b))
-        mover = Mover(cluster, client, name, run.topo_id)
+        mover = Mover(cluster, client, name, run.topo_id, handoffs=True)
         where = mover.assignment()
         counts = executors_of(cluster, run.topo_id, "count")
-        on_a = next(e for e in counts if where[e] == a)
-        on_b = next(e for e in counts if where[e] == b)
+        assert len(counts) == count_tasks and {where[e] for e in counts} == {a, b}, (counts, where)
         feed.start(RATE)
         wait_for(f"{COUNTED_BEFORE} words counted", lambda: read_counts(run.dirs(), "count").tuples >= COUNTED_BEFORE,
                  180, 1)
-        planned = moves(on_a, on_b, a, b)
+        planned = plans({e: where[e] for e in counts}, a, b)
         _, expected = moves_then_settled(mover, run, feed, planned, input_file, RUN_AFTER_S)
 
-        events = events_since(cluster, (a, b), t0_ms)
-        sent = [e for e in events if e.get("event") == "handoff_sent"]
-        released = [e for e in events if e.get("event") in ("handoff_released", "handoff_gave_up")]
-        assert len(sent) == len(planned) and all(e["bytes"] > 0 for e in sent), sent
-        assert [e["event"] for e in released] == ["handoff_released"] * len(planned), released
+        # Per worker and task, one snapshot sent for each move away from it and one installed for each move
+        # to it; none refused, none given up on.
+        by_slot = {slot: events_since(cluster, (slot,), t0_ms) for slot in (a, b)}
+
+        def per_task(*kinds):
+            return Counter((slot, e["task"]) for slot, events in by_slot.items() for e in events
+                           if e.get("event") in kinds)
+        assert len(mover.moves) == sum(map(len, planned)), mover.moves
+        assert per_task("handoff_sent") == Counter((m.source, m.executor.start) for m in mover.moves), by_slot
+        assert per_task("handoff_released") == Counter((m.target, m.executor.start) for m in mover.moves), by_slot
+        assert not per_task("handoff_aborted", "handoff_gave_up"), by_slot
+        events = [e for slot in (a, b) for e in by_slot[slot]]
+        assert all(e["bytes"] > 0 for e in events if e.get("event") == "handoff_sent"), events
 
         wait_counts_exact(run, expected, 30)   # the count bolts write their counts on a 1 s tick
         assert pids_of(cluster, run.topo_id, (a, b)) == pids, "a worker restarted"
         print(f"took {time.monotonic() - started:.0f} s")
-        return events
+        return Moved(events, mover.moves, run.series())
     finally:
         client.stop()
         client.close()

@@ -49,7 +49,7 @@ def test_a_python_bolt_that_opts_in_keeps_its_counts_through_live_moves(cluster,
         feed.start(RATE)
         wait_for(f"{COUNTED_BEFORE} words counted",
                  lambda: read_counts(run.dirs(), "count").tuples >= COUNTED_BEFORE, 180, 1)
-        planned = ((counter, b), (plain, b), (refuser, refuser_to), (counter, a))
+        planned = ({counter: b}, {plain: b}, {refuser: refuser_to}, {counter: a})
         _, expected = moves_then_settled(mover, run, feed, planned, input_file, RUN_AFTER_S)
 
         events = [e for e in events_since(cluster, (a, b), t0_ms) if str(e.get("event", "")).startswith("handoff_")]
