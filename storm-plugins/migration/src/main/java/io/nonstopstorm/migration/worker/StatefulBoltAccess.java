@@ -123,15 +123,6 @@ public final class StatefulBoltAccess {
         return wraps(taskObject) && refusal(taskObject).isEmpty();
     }
 
-    /** The state Storm's stateful executor {@code taskObject} holds, or null (none, or not readable). */
-    public Object stateOf(Object taskObject) {
-        try {
-            return wraps(taskObject) ? state.get(taskObject) : null;
-        } catch (IllegalAccessException e) {
-            return null;
-        }
-    }
-
     /** Why Storm's stateful executor {@code taskObject} is not handed over, or empty when it is. */
     public Optional<String> refusal(Object taskObject) {
         try {

@@ -89,7 +89,7 @@ public final class StateHandoffs {
      * provider, as their prepare did (a persistent provider's new instance gets a state built at the install).
      */
     private static final Map<Object, Supplier<State>> PROVIDER_STATES = Collections.synchronizedMap(new WeakHashMap<>());
-    /** State classes whose stateful bolts are not handed over, each logged once with the reason. */
+    /** Why stateful bolts of this JVM are not handed over, each reason logged once. */
     private static final Set<String> NOT_HANDED_OVER = ConcurrentHashMap.newKeySet();
 
     private final WorkerState ws;
@@ -161,7 +161,7 @@ public final class StateHandoffs {
 
     /**
      * A Storm stateful executor: how its state is built (the conf its prepare got, the task's context), and, when
-     * it is not handed over, why (once per state class: such moves cost Storm's rollback and replay, as before).
+     * it is not handed over, why (each reason once: such moves cost Storm's rollback and replay, as before).
      */
     private static void attachProvider(Task t, Map<String, Object> topoConf) {
         Object bolt = t.getTaskObject();
@@ -172,8 +172,7 @@ public final class StateHandoffs {
         TopologyContext context = t.getUserContext();
         PROVIDER_STATES.put(bolt, () -> StatefulBoltAccess.providerState(context, topoConf));
         access.get().refusal(bolt).ifPresent(why -> {
-            Object st = access.get().stateOf(bolt);
-            if (NOT_HANDED_OVER.add(st == null ? "none" : st.getClass().getName())) {
+            if (NOT_HANDED_OVER.add(why)) {
                 LOG.warn("nonstop: stateful bolt {} is not handed over on a live move (Storm's recovery rolls "
                          + "back and replays instead): {}", context.getThisComponentId(), why);
             }
