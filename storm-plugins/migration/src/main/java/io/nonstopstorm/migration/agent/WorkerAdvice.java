@@ -203,8 +203,8 @@ final class WorkerAdvice {
     /** BoltExecutor.init: which of its tasks opt in to state handoff. */
     static final class BoltInit {
         @Advice.OnMethodExit
-        static void exit(@Advice.Argument(0) ArrayList<Task> idToTask) {
-            StateHandoffs.onBoltInit(idToTask);
+        static void exit(@Advice.This Executor self, @Advice.Argument(0) ArrayList<Task> idToTask) {
+            StateHandoffs.onBoltInit(idToTask, self.getTopoConf());
         }
     }
 

@@ -8,11 +8,13 @@ import java.util.Objects;
 
 /**
  * What a live move hands over for a Storm stateful bolt ({@code IStatefulBolt} wrapped by
- * {@code StatefulBoltExecutor}) whose state is the in-memory {@code KeyValueState} (docs/state-handoff.md,
- * "Storm's stateful bolts"): the state's current, prepared and committed contents with their txids, so a
- * PREPARE taken by the old instance and a COMMIT reaching the new one still match; the executor's
- * checkpoint bookkeeping (last txid, partial transaction requests); and the tuples it executed but acks only
- * at a COMMIT, as the identities the acker needs. Only an initialised executor is handed over.
+ * {@code StatefulBoltExecutor}) whose state is a {@code KeyValueState} (docs/state-handoff.md, "Storm's stateful
+ * bolts"): the state's {@link Contents}, which for the in-memory provider are its current, prepared and
+ * committed contents with their txids ({@link InMemory}, so a PREPARE taken by the old instance and a COMMIT
+ * reaching the new one still match), and for a persistent provider only the changes not in its store
+ * ({@link UnstoredChanges}: the new instance reads the rest from the store); the executor's checkpoint
+ * bookkeeping (last txid, partial transaction requests); and the tuples it executed but acks only at a COMMIT,
+ * as the identities the acker needs. Only an initialised executor is handed over.
  *
  * <p>{@link #toWire()} is made of Kryo's default types only (maps, lists, strings, boxed numbers), since the
  * snapshot travels through the topology's Kryo, which does not know this class; {@link #fromWire(Object)}
@@ -20,23 +22,38 @@ import java.util.Objects;
  *
  * @param lastTxid  the executor's last handled txid
  * @param requests  checkpoint requests still waiting for more input tasks
- * @param current   the contents the bolt sees now (uncommitted puts included)
- * @param prepared  the prepared transaction, or null
- * @param committed the last committed transaction, or null
+ * @param contents  the state's contents, or the part of them a persistent provider's store does not hold
  * @param acked     tuples executed since the last PREPARE (acked at the COMMIT after the next PREPARE)
  * @param preparedTuples tuples covered by the pending PREPARE (acked at its COMMIT)
  */
-public record StatefulBoltSnapshot(long lastTxid, List<Request> requests, Map<Object, Object> current,
-                                   Transaction prepared, Transaction committed, List<AckIdentity> acked,
-                                   List<AckIdentity> preparedTuples) {
+public record StatefulBoltSnapshot(long lastTxid, List<Request> requests, Contents contents,
+                                   List<AckIdentity> acked, List<AckIdentity> preparedTuples) {
     /** Bumped when the wire form changes; a snapshot of another format is refused, not guessed at. */
-    public static final int FORMAT = 1;
+    public static final int FORMAT = 2;
 
     public StatefulBoltSnapshot {
         requests = List.copyOf(requests);
-        current = Map.copyOf(Objects.requireNonNull(current, "current"));
+        Objects.requireNonNull(contents, "contents");
         acked = List.copyOf(acked);
         preparedTuples = List.copyOf(preparedTuples);
+    }
+
+    /** What is handed over of the state itself: all of it, or what the provider's store lacks. */
+    public sealed interface Contents permits InMemory, UnstoredChanges {
+    }
+
+    /**
+     * The in-memory provider's whole state.
+     *
+     * @param current   the contents the bolt sees now (uncommitted puts included)
+     * @param prepared  the prepared transaction, or null
+     * @param committed the last committed transaction, or null
+     */
+    public record InMemory(Map<Object, Object> current, Transaction prepared, Transaction committed)
+        implements Contents {
+        public InMemory {
+            current = Map.copyOf(Objects.requireNonNull(current, "current"));
+        }
     }
 
     /** A transaction's state: the txid and the contents it saved. */
@@ -67,6 +84,9 @@ public record StatefulBoltSnapshot(long lastTxid, List<Request> requests, Map<Ob
 
     // ------------------------------------------------------------------ wire form
 
+    static final String IN_MEMORY = "in_memory";
+    static final String UNSTORED = "unstored";
+
     public Map<String, Object> toWire() {
         Map<String, Object> w = new HashMap<>();
         w.put("format", FORMAT);
@@ -76,12 +96,19 @@ public record StatefulBoltSnapshot(long lastTxid, List<Request> requests, Map<Ob
             rs.add(new ArrayList<>(List.of(r.action(), r.txid(), r.count())));
         }
         w.put("requests", rs);
-        w.put("current", new HashMap<>(current));
-        if (prepared != null) {
-            w.put("prepared", transaction(prepared));
-        }
-        if (committed != null) {
-            w.put("committed", transaction(committed));
+        if (contents instanceof InMemory m) {
+            w.put("state_kind", IN_MEMORY);
+            w.put("current", new HashMap<>(m.current()));
+            if (m.prepared() != null) {
+                w.put("prepared", transaction(m.prepared()));
+            }
+            if (m.committed() != null) {
+                w.put("committed", transaction(m.committed()));
+            }
+        } else if (contents instanceof UnstoredChanges u) {
+            w.put("state_kind", UNSTORED);
+            w.put("puts", new HashMap<>(u.puts()));
+            w.put("deletes", new ArrayList<>(u.deletes()));
         }
         w.put("acked", identities(acked));
         w.put("prepared_tuples", identities(preparedTuples));
@@ -116,12 +143,29 @@ public record StatefulBoltSnapshot(long lastTxid, List<Request> requests, Map<Ob
                                      as(Long.class, r.get(1), "a request's txid"),
                                      as(Integer.class, r.get(2), "a request's count")));
         }
-        return new StatefulBoltSnapshot(as(Long.class, w.get("last_txid"), "last_txid"), requests,
-                                        contents(w.get("current"), "current"),
-                                        w.containsKey("prepared") ? transaction(w.get("prepared"), "prepared") : null,
-                                        w.containsKey("committed") ? transaction(w.get("committed"), "committed") : null,
+        return new StatefulBoltSnapshot(as(Long.class, w.get("last_txid"), "last_txid"), requests, contents(w),
                                         identities(w.get("acked"), "acked"),
                                         identities(w.get("prepared_tuples"), "prepared_tuples"));
+    }
+
+    private static Contents contents(Map<?, ?> w) {
+        Object kind = w.get("state_kind");
+        if (IN_MEMORY.equals(kind)) {
+            return new InMemory(contents(w.get("current"), "current"),
+                                w.containsKey("prepared") ? transaction(w.get("prepared"), "prepared") : null,
+                                w.containsKey("committed") ? transaction(w.get("committed"), "committed") : null);
+        }
+        if (UNSTORED.equals(kind)) {
+            List<Object> deletes = new ArrayList<>();
+            for (Object k : as(List.class, w.get("deletes"), "deletes")) {
+                if (k == null) {
+                    throw new IllegalArgumentException("deletes holds a null key");
+                }
+                deletes.add(k);
+            }
+            return new UnstoredChanges(contents(w.get("puts"), "puts"), deletes);
+        }
+        throw new IllegalArgumentException("state_kind is " + kind + ", expected " + IN_MEMORY + " or " + UNSTORED);
     }
 
     private static Transaction transaction(Object o, String what) {

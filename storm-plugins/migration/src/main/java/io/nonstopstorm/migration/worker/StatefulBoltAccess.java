@@ -2,8 +2,11 @@ package io.nonstopstorm.migration.worker;
 
 import io.nonstopstorm.migration.state.StatefulBoltSnapshot;
 import io.nonstopstorm.migration.state.StatefulBoltSnapshot.AckIdentity;
+import io.nonstopstorm.migration.state.StatefulBoltSnapshot.InMemory;
 import io.nonstopstorm.migration.state.StatefulBoltSnapshot.Request;
 import io.nonstopstorm.migration.state.StatefulBoltSnapshot.Transaction;
+import io.nonstopstorm.migration.state.StoreBackedState;
+import io.nonstopstorm.migration.state.UnstoredChanges;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
@@ -11,11 +14,17 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.storm.spout.CheckPointState;
+import org.apache.storm.state.KeyValueState;
+import org.apache.storm.state.State;
+import org.apache.storm.state.StateFactory;
 import org.apache.storm.task.GeneralTopologyContext;
+import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.IStatefulBolt;
 import org.apache.storm.topology.WindowedBoltExecutor;
 import org.apache.storm.tuple.MessageId;
@@ -24,8 +33,11 @@ import org.apache.storm.tuple.TupleImpl;
 
 /**
  * Every reflective access to Storm's stateful-bolt classes, in one place: reads a
- * {@code StatefulBoltExecutor} and its {@code InMemoryKeyValueState} into a {@link StatefulBoltSnapshot} and
- * installs one into a new executor of the same component. Storm keeps these parts in private fields; which
+ * {@code StatefulBoltExecutor} and its state into a {@link StatefulBoltSnapshot} and installs one into a new
+ * executor of the same component. Two kinds of state are handed over: Storm's {@code InMemoryKeyValueState}
+ * (all of it, read from its private fields) and a persistent provider's state that says what its store lacks
+ * ({@link StoreBackedState}: only that part; the new instance gets a state built by the topology's provider
+ * over the store, as Storm's own prepare builds one). Storm keeps these parts in private fields; which
  * ones, is checked once when this class loads ({@link #unavailable()}): in a Storm version where one is
  * missing or of another type, nothing is handed over and the scheduler refuses such moves as before.
  * Both directions run on the executor's own thread, between two tuples. A stateful windowed bolt (Storm wraps
@@ -104,18 +116,30 @@ public final class StatefulBoltAccess {
 
     /**
      * Whether {@code taskObject} is a stateful bolt this class hands over: Storm's wrapper, a bolt that is not
-     * windowed, and the in-memory state. Other stateful bolts move as before this existed (no barrier, no gate).
+     * windowed, and the in-memory state or a {@link StoreBackedState}. Other stateful bolts move as before this
+     * existed (no barrier, no gate).
      */
     public boolean handsOver(Object taskObject) {
-        if (!wraps(taskObject)) {
-            return false;
-        }
+        return wraps(taskObject) && refusal(taskObject).isEmpty();
+    }
+
+    /** Why Storm's stateful executor {@code taskObject} is not handed over, or empty when it is. */
+    public Optional<String> refusal(Object taskObject) {
         try {
+            if (bolt.get(taskObject) instanceof WindowedBoltExecutor) {
+                return Optional.of("it is a stateful windowed bolt: the tuples in its window are not handed over");
+            }
             Object st = state.get(taskObject);
-            return !(bolt.get(taskObject) instanceof WindowedBoltExecutor) && st != null
-                   && st.getClass() == inMemoryClass;
+            if (st == null) {
+                return Optional.of("it has no state");
+            }
+            if (st.getClass() == inMemoryClass || st instanceof StoreBackedState) {
+                return Optional.empty();
+            }
+            return Optional.of("its state is a " + st.getClass().getName() + ", whose provider has no handoff: "
+                               + "neither Storm's in-memory KeyValueState nor a " + StoreBackedState.class.getName());
         } catch (IllegalAccessException e) {
-            return false;
+            return Optional.of("reading it failed: " + e);
         }
     }
 
@@ -123,16 +147,19 @@ public final class StatefulBoltAccess {
      * The old instance's parts, read without changing anything (a handoff that fails later leaves the
      * instance going on as before).
      *
-     * @throws IllegalStateException why this executor is not handed over (not initialised yet, a persistent
-     *                               provider's state)
+     * @throws IllegalStateException why this executor is not handed over (not initialised yet, a provider
+     *                               without a handoff)
      */
     public StatefulBoltSnapshot capture(Object executor) {
         try {
-            if (wraps(executor) && bolt.get(executor) instanceof WindowedBoltExecutor) {
-                throw new IllegalStateException("it is a stateful windowed bolt: the tuples in its window are not "
-                                                + "handed over");
+            if (!wraps(executor)) {
+                throw new IllegalStateException("it is not a Storm stateful bolt executor");
             }
-            Object st = inMemoryState(executor);
+            Optional<String> refused = refusal(executor);
+            if (refused.isPresent()) {
+                throw new IllegalStateException(refused.get());
+            }
+            Object st = state.get(executor);
             if (!initialized.getBoolean(executor)) {
                 throw new IllegalStateException("its state is not initialised yet (it waits for INITSTATE)");
             }
@@ -152,10 +179,15 @@ public final class StatefulBoltAccess {
             for (Object t : (List<?>) preparedTuples.get(executor)) {
                 prep.add(identity(t));
             }
-            @SuppressWarnings("unchecked")
-            Map<Object, Object> now = (Map<Object, Object>) current.get(st);
-            return new StatefulBoltSnapshot(lastTxid.getLong(executor), rs, now, transaction(prepared.get(st)),
-                                            transaction(committed.get(st)), acked, prep);
+            StatefulBoltSnapshot.Contents contents;
+            if (st instanceof StoreBackedState stored) {
+                contents = stored.unstoredChanges();
+            } else {
+                @SuppressWarnings("unchecked")
+                Map<Object, Object> now = (Map<Object, Object>) current.get(st);
+                contents = new InMemory(now, transaction(prepared.get(st)), transaction(committed.get(st)));
+            }
+            return new StatefulBoltSnapshot(lastTxid.getLong(executor), rs, contents, acked, prep);
         } catch (IllegalAccessException e) {
             throw new IllegalStateException("reading the stateful bolt failed: " + e.getMessage(), e);
         }
@@ -168,8 +200,7 @@ public final class StatefulBoltAccess {
         Object st = state.get(executor);
         if (st == null || st.getClass() != inMemoryClass) {
             throw new IllegalStateException("its state is " + (st == null ? "not there" : "a " + st.getClass().getName())
-                                            + ", not Storm's in-memory KeyValueState: a persistent provider keeps it in "
-                                            + "its store, which the new instance reads itself");
+                                            + ", not Storm's in-memory KeyValueState, which the snapshot holds");
         }
         return st;
     }
@@ -191,24 +222,34 @@ public final class StatefulBoltAccess {
                                t.getMessageId().getAnchorsToIds(), t.getAckVal());
     }
 
+    /** {@link #restore(Object, StatefulBoltSnapshot, GeneralTopologyContext, Supplier)} of an in-memory state. */
+    public void restore(Object executor, StatefulBoltSnapshot s, GeneralTopologyContext context) {
+        restore(executor, s, context, null);
+    }
+
     /**
      * Installs {@code s} into a new, not yet initialised executor: its state, its checkpoint bookkeeping and
      * the tuples to ack at the coming commits, then the bolt's {@code initState} with that state, as Storm's
-     * INITSTATE would. Everything is built before anything is set, and a bolt whose {@code initState} throws
-     * is put back as it was, so a failed install leaves the executor waiting for INITSTATE as before.
+     * INITSTATE would. An in-memory state is filled with the handed-over contents; for a persistent provider
+     * the executor gets a state {@code store} builds now (after the old instance's last write to the store, so
+     * it reads the latest committed and prepared data), with the unstored changes applied. Everything is built
+     * before anything is set, and a bolt whose {@code initState} throws is put back as it was, so a failed
+     * install leaves the executor waiting for INITSTATE as before.
      *
      * @param context the worker's topology context (the acked tuples are rebuilt against it)
+     * @param store   builds the state through the topology's provider ({@link #providerState}); only a
+     *                persistent provider's snapshot needs it
      * @throws IllegalStateException why it could not be installed
      */
-    public void restore(Object executor, StatefulBoltSnapshot s, GeneralTopologyContext context) {
+    public void restore(Object executor, StatefulBoltSnapshot s, GeneralTopologyContext context,
+                        Supplier<State> store) {
         try {
-            Object st = inMemoryState(executor);
+            if (!wraps(executor)) {
+                throw new IllegalStateException("it is not a Storm stateful bolt executor");
+            }
             if (initialized.getBoolean(executor)) {
                 throw new IllegalStateException("the new instance is already initialised");
             }
-            Map<Object, Object> nowState = new ConcurrentHashMap<>(s.current());
-            Object preparedTx = tx(s.prepared());
-            Object committedTx = tx(s.committed());
             Map<Object, Integer> reqs = new HashMap<>();
             for (Request r : s.requests()) {
                 reqs.put(newRequest.newInstance(CheckPointState.Action.valueOf(r.action()), r.txid()), r.count());
@@ -216,23 +257,36 @@ public final class StatefulBoltAccess {
             List<Tuple> acked = tuples(s.acked(), context);
             List<Tuple> prep = tuples(s.preparedTuples(), context);
 
-            Object oldNow = current.get(st);
-            Object oldPrepared = prepared.get(st);
-            Object oldCommitted = committed.get(st);
             long oldTxid = lastTxid.getLong(executor);
-            current.set(st, nowState);
-            prepared.set(st, preparedTx);
-            committed.set(st, committedTx);
+            Object oldState = state.get(executor);
+            Object installed;
+            Object[] oldInMemory = null;
+            if (s.contents() instanceof InMemory m) {
+                Object st = inMemoryState(executor);
+                Map<Object, Object> nowState = new ConcurrentHashMap<>(m.current());
+                Object preparedTx = tx(m.prepared());
+                Object committedTx = tx(m.committed());
+                oldInMemory = new Object[] {current.get(st), prepared.get(st), committed.get(st)};
+                current.set(st, nowState);
+                prepared.set(st, preparedTx);
+                committed.set(st, committedTx);
+                installed = st;
+            } else {
+                installed = fromStore((UnstoredChanges) s.contents(), oldState, store);
+                state.set(executor, installed);
+            }
             lastTxid.setLong(executor, s.lastTxid());
             try {
                 @SuppressWarnings("unchecked")
-                IStatefulBolt<org.apache.storm.state.State> b =
-                    (IStatefulBolt<org.apache.storm.state.State>) bolt.get(executor);
-                b.initState((org.apache.storm.state.State) st);
+                IStatefulBolt<State> b = (IStatefulBolt<State>) bolt.get(executor);
+                b.initState((State) installed);
             } catch (RuntimeException e) {
-                current.set(st, oldNow);
-                prepared.set(st, oldPrepared);
-                committed.set(st, oldCommitted);
+                if (oldInMemory != null) {
+                    current.set(installed, oldInMemory[0]);
+                    prepared.set(installed, oldInMemory[1]);
+                    committed.set(installed, oldInMemory[2]);
+                }
+                state.set(executor, oldState);
                 lastTxid.setLong(executor, oldTxid);
                 throw new IllegalStateException("the bolt's initState failed: " + e, e);
             }
@@ -250,6 +304,41 @@ public final class StatefulBoltAccess {
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("installing into the stateful bolt failed: " + e, e);
         }
+    }
+
+    /**
+     * A new state over the store with the old instance's unstored changes applied. The new executor's own state
+     * (built at its prepare, before the old instance's last commits) is left unused, as Storm leaves a replaced one.
+     */
+    private static State fromStore(UnstoredChanges changes, Object ownState, Supplier<State> store) {
+        if (!(ownState instanceof StoreBackedState)) {
+            throw new IllegalStateException("the snapshot holds a persistent provider's unstored changes, but the new "
+                                            + "instance's state is " + (ownState == null ? "not there" : "a "
+                                            + ownState.getClass().getName()));
+        }
+        if (store == null) {
+            throw new IllegalStateException("no way to build the new instance's state through the topology's "
+                                            + "provider is known for this task");
+        }
+        State fresh = store.get();
+        if (!(fresh instanceof KeyValueState<?, ?>) || fresh.getClass() != ownState.getClass()) {
+            throw new IllegalStateException("the topology's provider built a "
+                                            + (fresh == null ? "null state" : fresh.getClass().getName())
+                                            + ", not a " + ownState.getClass().getName());
+        }
+        @SuppressWarnings("unchecked")
+        KeyValueState<Object, Object> kv = (KeyValueState<Object, Object>) fresh;
+        changes.deletes().forEach(kv::delete);
+        changes.puts().forEach(kv::put);
+        return fresh;
+    }
+
+    /**
+     * The state Storm's {@code StatefulBoltExecutor.prepare} would build for this task now: the topology's
+     * provider ({@code StateFactory}) over the namespace "component-task".
+     */
+    public static State providerState(TopologyContext task, Map<String, Object> topoConf) {
+        return StateFactory.getState(task.getThisComponentId() + "-" + task.getThisTaskId(), topoConf, task);
     }
 
     private Object tx(Transaction t) throws ReflectiveOperationException {

@@ -147,9 +147,10 @@ class StatefulBoltAccessTest {
 
         assertTrue(access().handsOver(a.executor()));
         StatefulBoltSnapshot s = access().capture(a.executor());
-        assertEquals(Map.of("x", 3L, "y", 1L, "z", 1L), s.current());
-        assertEquals(1, s.prepared().txid());
-        assertEquals(Map.of("x", 2L, "y", 1L), s.prepared().contents());
+        StatefulBoltSnapshot.InMemory state = (StatefulBoltSnapshot.InMemory) s.contents();
+        assertEquals(Map.of("x", 3L, "y", 1L, "z", 1L), state.current());
+        assertEquals(1, state.prepared().txid());
+        assertEquals(Map.of("x", 2L, "y", 1L), state.prepared().contents());
         assertEquals(3, s.preparedTuples().size());
         assertEquals(2, s.acked().size());
         assertEquals(1, s.lastTxid());
@@ -233,6 +234,23 @@ class StatefulBoltAccessTest {
         assertFalse(access().handsOver(new Object()));
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> access().capture(new Object()));
         assertTrue(e.getMessage().contains("not a Storm stateful bolt executor"), e.getMessage());
+        var other = new StatefulBoltExecutor<>(new Counter());
+        other.prepare(Map.of("topology.state.provider", OtherProvider.class.getName()), context(),
+                      new OutputCollector(new Acks()));
+        assertTrue(access().wraps(other));
+        assertFalse(access().handsOver(other));
+        assertTrue(access().refusal(other).orElseThrow().contains("whose provider has no handoff"),
+                   access().refusal(other).orElseThrow());
+    }
+
+    /** A provider whose state class says nothing of its store: its bolts keep Storm's recovery on a move. */
+    public static final class OtherProvider implements org.apache.storm.state.StateProvider {
+        @Override
+        public org.apache.storm.state.State newState(String namespace, Map<String, Object> topoConf,
+                                                     TopologyContext context) {
+            return new org.apache.storm.state.InMemoryKeyValueState<String, Long>() {
+            };
+        }
     }
 
     private static Class<?> stormClass(String name) {

@@ -1,5 +1,7 @@
 package io.nonstopstorm.workloads.state;
 
+import io.nonstopstorm.migration.state.StoreBackedState;
+import io.nonstopstorm.migration.state.UnstoredChanges;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -24,10 +26,14 @@ import org.apache.storm.state.Serializer;
  * committed contents. A new instance over the same directory (a relaunched worker) starts from the committed
  * contents and still knows a prepared transaction, so Storm's recovery can commit or roll it back.
  *
+ * <p>A live move hands over only what the files lack ({@link StoreBackedState}): the working copy's changes
+ * against the committed contents, which is what a new instance over the same directory starts from. The
+ * directory is the store, so it must be one the old and the new worker both reach (on a local cluster, any).
+ *
  * <p>File form: the transaction id (8 bytes, big-endian), then the map as the topology's state serializer
  * writes it. Every write goes to a temporary file renamed into place, so a crash leaves the old file whole.
  */
-public final class FileKeyValueState<K, V> implements KeyValueState<K, V> {
+public final class FileKeyValueState<K, V> implements KeyValueState<K, V>, StoreBackedState {
     static final String COMMITTED = "committed.bin";
     static final String PREPARED = "prepared.bin";
     /** The txid of a commit without a transaction ({@link #commit()}). */
@@ -79,6 +85,12 @@ public final class FileKeyValueState<K, V> implements KeyValueState<K, V> {
     @Override
     public Iterator<Map.Entry<K, V>> iterator() {
         return current.entrySet().iterator();
+    }
+
+    /** The working copy against the committed contents, which a new instance reads from the files. */
+    @Override
+    public UnstoredChanges unstoredChanges() {
+        return UnstoredChanges.between(committed, current);
     }
 
     @Override

@@ -41,7 +41,9 @@ import org.apache.storm.daemon.Task;
 import org.apache.storm.executor.Executor;
 import org.apache.storm.serialization.KryoTupleSerializer;
 import org.apache.storm.serialization.SerializationFactory;
+import org.apache.storm.state.State;
 import org.apache.storm.task.GeneralTopologyContext;
+import org.apache.storm.task.TopologyContext;
 import org.apache.storm.tuple.AddressedTuple;
 import org.apache.storm.tuple.TupleImpl;
 import org.apache.storm.utils.JCQueue;
@@ -82,6 +84,13 @@ public final class StateHandoffs {
     /** Shell bolts of this JVM whose component opts in ({@link MultilangHandoff#OPT_IN}), by instance. */
     private static final Map<Object, ShellBoltAccess.Channel> SHELL_OPT_IN =
         Collections.synchronizedMap(new WeakHashMap<>());
+    /**
+     * Storm stateful executors of this JVM, by instance: how to build their state through the topology's
+     * provider, as their prepare did (a persistent provider's new instance gets a state built at the install).
+     */
+    private static final Map<Object, Supplier<State>> PROVIDER_STATES = Collections.synchronizedMap(new WeakHashMap<>());
+    /** Why stateful bolts of this JVM are not handed over, each reason logged once. */
+    private static final Set<String> NOT_HANDED_OVER = ConcurrentHashMap.newKeySet();
 
     private final WorkerState ws;
     private final HandoffLimits limits;
@@ -136,10 +145,11 @@ public final class StateHandoffs {
     // ------------------------------------------------------------------ entry points (agent advice)
 
     /** End of BoltExecutor.init: remembers which of its tasks opt in. */
-    public static void onBoltInit(List<Task> idToTask) {
+    public static void onBoltInit(List<Task> idToTask, Map<String, Object> topoConf) {
         for (Task t : idToTask) {
             if (t != null) {
                 attachShell(t);
+                attachProvider(t, topoConf);
                 if (handoffOf(t.getTaskObject(), null) != null) {
                     OPT_IN.put(t.getTaskId(), Boolean.TRUE);
                 } else {
@@ -147,6 +157,26 @@ public final class StateHandoffs {
                 }
             }
         }
+    }
+
+    /**
+     * A Storm stateful executor: how its state is built (the conf its prepare got, the task's context), and, when
+     * it is not handed over, why (each reason once: such moves cost Storm's rollback and replay, as before).
+     */
+    private static void attachProvider(Task t, Map<String, Object> topoConf) {
+        Object bolt = t.getTaskObject();
+        Optional<StatefulBoltAccess> access = StatefulBoltAccess.THIS_STORM.reader();
+        if (access.isEmpty() || !access.get().wraps(bolt)) {
+            return;
+        }
+        TopologyContext context = t.getUserContext();
+        PROVIDER_STATES.put(bolt, () -> StatefulBoltAccess.providerState(context, topoConf));
+        access.get().refusal(bolt).ifPresent(why -> {
+            if (NOT_HANDED_OVER.add(why)) {
+                LOG.warn("nonstop: stateful bolt {} is not handed over on a live move (Storm's recovery rolls "
+                         + "back and replays instead): {}", context.getThisComponentId(), why);
+            }
+        });
     }
 
     /**
@@ -225,7 +255,8 @@ public final class StateHandoffs {
         }
         StatefulBoltAccess a = access.get();
         return new ReaderHandoff(() -> a.capture(bolt).toWire(),
-                                 snapshot -> a.restore(bolt, StatefulBoltSnapshot.fromWire(snapshot), context));
+                                 snapshot -> a.restore(bolt, StatefulBoltSnapshot.fromWire(snapshot), context,
+                                                       PROVIDER_STATES.get(bolt)));
     }
 
     /**
