@@ -86,6 +86,44 @@ class FileKeyValueStateTest {
     }
 
     @Test
+    void aCheckpointWritesWhatChangedNotTheWholeState() throws Exception {
+        FileKeyValueState<String, byte[]> s = new FileKeyValueState<>(dir.resolve("keep-4"), new DefaultStateSerializer<>());
+        s.put("ballast", new byte[1 << 20]);
+        s.prepareCommit(1);
+        s.commit(1);
+        s.put("count", new byte[8]);
+        s.prepareCommit(2);
+        assertTrue(Files.size(dir.resolve("keep-4").resolve(FileKeyValueState.PREPARED)) < 1024);
+        s.commit(2);
+        s.delete("count");
+        s.commit();
+        FileKeyValueState<String, byte[]> relaunched = new FileKeyValueState<>(dir.resolve("keep-4"),
+            new DefaultStateSerializer<>());
+        assertEquals(1 << 20, relaunched.get("ballast").length);
+        assertNull(relaunched.get("count"));
+    }
+
+    @Test
+    void aFullCopyReplacesTheChangesItHoldsAndARelaunchReadsItThenTheLaterOnes() throws Exception {
+        FileKeyValueState<String, Long> s = open();
+        int commits = FileKeyValueState.CHANGES_PER_FULL_COPY + 3;
+        for (long t = 1; t <= commits; t++) {
+            s.put("k" + (t % 5), t);
+            s.delete("k" + ((t + 2) % 5));
+            s.prepareCommit(t);
+            s.commit(t);
+        }
+        try (var files = Files.list(dir.resolve("count-3"))) {
+            assertEquals(3, files.filter(f -> f.getFileName().toString().startsWith("change-")).count());
+        }
+        assertEquals(contents(s), contents(open()));
+        s.put("late", 1L);
+        s.prepareCommit(commits + 1);
+        s.rollback();
+        assertEquals(contents(open()), contents(s));
+    }
+
+    @Test
     void theProviderNeedsADirectoryAndKeepsNamespacesApart() {
         FileStateProvider p = new FileStateProvider();
         assertThrows(IllegalArgumentException.class, () -> p.newState("count-3", Map.of(), null));
