@@ -20,9 +20,11 @@ def register(main: click.Group) -> None:
 @click.command("state-size")
 @click.option("--sizes", default="1KB,1MB,10MB,50MB", show_default=True,
               help="State per keep task, comma-separated (KB, MB); each runs as its own topology.")
-@click.option("--ways", default="nonstop,storm-restart", show_default=True,
-              help="nonstop: a live move with the suite's handoff; storm-restart: stock Storm relaunches the "
-                   "workers and its stateful bolt restores the last checkpoint.")
+@click.option("--ways", default="nonstop,nonstop-stateful,storm-restart", show_default=True,
+              help="nonstop: a live move, the keep bolt opts in to the suite's handoff; nonstop-stateful: a live "
+                   "move of Storm's stateful bolt over a file-backed provider (only what the files lack is handed "
+                   "over); storm-restart: stock Storm relaunches the workers and the same stateful bolt restores "
+                   "the last checkpoint.")
 @click.option("--repeat", type=int, default=3, show_default=True, help="Repetitions, the ways' order rotated.")
 @click.option("--rate", type=int, default=100, show_default=True, help="Sentences/s.")
 @click.option("--moves", type=int, default=2, show_default=True, help="Moves per topology (to the spare and back).")

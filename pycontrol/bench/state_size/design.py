@@ -34,7 +34,11 @@ STORM_RESTART = Way("storm-restart", ClusterRun("storm-restart", False, WORKER_R
                     "supervisors relaunch the workers whose executors change; the keep bolt is Storm's stateful "
                     "bolt (KeyValueState, checkpoints every second) with a file-backed persistent provider, so "
                     "the new instance restores the last checkpoint and Storm replays what was not committed")
-WAYS = {w.name: w for w in (NONSTOP, STORM_RESTART)}
+NONSTOP_STATEFUL = Way("nonstop-stateful", ClusterRun("nonstop-stateful", True, NONSTOP_PLUS.conf, ()), "stateful",
+                       "the agent in every JVM (nonstop+ settings); the same stateful bolt and file-backed provider "
+                       "as storm-restart, moved live: only the changes not yet in the files and the executor's "
+                       "checkpoint bookkeeping are handed over, the new instance builds its state from the files")
+WAYS = {w.name: w for w in (NONSTOP, NONSTOP_STATEFUL, STORM_RESTART)}
 
 _UNITS = {"": 1, "B": 1, "KB": 1024, "MB": 1024 ** 2}
 MAX_BYTES = 200 * 1024 ** 2     # a keep task holds this much twice (its ballast and a snapshot) in a 1 GB worker

@@ -33,6 +33,8 @@ def test_each_repetition_starts_with_another_way_and_only_the_stock_way_has_no_a
     assert [(rep, w.name) for rep, w in design.run_order(opts)] == [
         (0, "nonstop"), (0, "storm-restart"), (1, "storm-restart"), (1, "nonstop")]
     assert design.NONSTOP.nonstop and not design.STORM_RESTART.cluster.migration
+    # like for like: the same stateful bolt and provider, moved live or by Storm's relaunch
+    assert design.NONSTOP_STATEFUL.nonstop and design.NONSTOP_STATEFUL.keep_kind == design.STORM_RESTART.keep_kind
     assert dict(design.STORM_RESTART.cluster.conf)["storm.scheduler"].endswith("NonstopScheduler")
 
 
