@@ -48,9 +48,10 @@ public sealed interface HandoffMessage {
     /**
      * Target to source: the snapshot of this move (plan version) is installed in this task's new instance; the
      * source may drop its copy. It names the task because it is addressed to any task of the source's worker
-     * (the target's routing sends the moving task's own tuples to itself).
+     * (the target's routing sends the moving task's own tuples to itself). {@code attempt} is the attempt whose
+     * chunks completed the installed snapshot.
      */
-    record Installed(long planVersion, int task) implements HandoffMessage {
+    record Installed(long planVersion, int task, int attempt) implements HandoffMessage {
     }
 
     /** Target: the gate's deadline passed; look at it even when no tuple arrives. */
@@ -84,8 +85,9 @@ public sealed interface HandoffMessage {
             .putInt(why.length).put(why).array();
     }
 
-    static byte[] installed(long planVersion, int task) {
-        return ByteBuffer.allocate(17).putInt(MAGIC).put(KIND_INSTALLED).putLong(planVersion).putInt(task).array();
+    static byte[] installed(long planVersion, int task, int attempt) {
+        return ByteBuffer.allocate(21).putInt(MAGIC).put(KIND_INSTALLED).putLong(planVersion).putInt(task)
+            .putInt(attempt).array();
     }
 
     static byte[] chunk(long planVersion, int attempt, ReplyTo replyTo, SnapshotChunk c) {
@@ -122,7 +124,7 @@ public sealed interface HandoffMessage {
             HandoffMessage m = switch (kind) {
                 case KIND_BARRIER -> new Barrier(in.getLong());
                 case KIND_WAKE -> new Wake();
-                case KIND_INSTALLED -> new Installed(in.getLong(), in.getInt());
+                case KIND_INSTALLED -> new Installed(in.getLong(), in.getInt(), in.getInt());
                 case KIND_ABORT -> {
                     long version = in.getLong();
                     int length = in.getInt();

@@ -38,8 +38,8 @@ public final class KeptSnapshot {
     public sealed interface Confirmation {
     }
 
-    /** This confirmation ended the handoff: the copy may be dropped. */
-    public record Confirmed(int attempt, long tookMs) implements Confirmation {
+    /** This confirmation ended the handoff (after {@code attempts} sends): the copy may be dropped. */
+    public record Confirmed(int attempts, long tookMs) implements Confirmation {
     }
 
     /** It changed nothing (another move's, a repeat, or one after giving up), and why. */

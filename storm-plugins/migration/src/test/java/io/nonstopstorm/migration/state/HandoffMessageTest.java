@@ -35,9 +35,9 @@ class HandoffMessageTest {
 
     @Test
     void anInstallConfirmationCarriesItsPlanVersion() {
-        assertEquals(new HandoffMessage.Installed(9, 17), HandoffMessage.decode(HandoffMessage.installed(9, 17)));
+        assertEquals(new HandoffMessage.Installed(9, 17, 2), HandoffMessage.decode(HandoffMessage.installed(9, 17, 2)));
         assertThrows(IllegalArgumentException.class,
-            () -> HandoffMessage.decode(Arrays.copyOf(HandoffMessage.installed(9, 17), 16)));
+            () -> HandoffMessage.decode(Arrays.copyOf(HandoffMessage.installed(9, 17, 2), 20)));
     }
 
     @Test

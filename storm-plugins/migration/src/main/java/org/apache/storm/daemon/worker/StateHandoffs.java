@@ -116,8 +116,8 @@ public final class StateHandoffs {
     private final Set<Integer> congested = ConcurrentHashMap.newKeySet();
     /** Source: the copy of each handed-over snapshot, kept until the target confirms its install (F1). */
     private final Map<Integer, KeptSnapshot> kept = new ConcurrentHashMap<>();
-    /** Target: the plan version whose snapshot each task installed here (a resend of it is answered again). */
-    private final Map<Integer, Long> installedHere = new ConcurrentHashMap<>();
+    /** Target: the chunk that completed the snapshot each task installed here (a resend of it is answered again). */
+    private final Map<Integer, HandoffMessage.Chunk> installedHere = new ConcurrentHashMap<>();
     /**
      * Target: one empty file per task whose gate waits, named by the task, under the slot's own directory
      * (same topology and port across the worker's relaunches): a relaunched worker closes their gates again.
@@ -359,12 +359,12 @@ public final class StateHandoffs {
 
     /** Target: a chunk for a task with no waiting gate; true (taken) when it is of the snapshot installed here. */
     private boolean answerAgain(int taskId, HandoffMessage.Chunk c) {
-        Long v = installedHere.get(taskId);
-        if (v == null || v != c.planVersion()) {
+        HandoffMessage.Chunk done = installedHere.get(taskId);
+        if (done == null || done.planVersion() != c.planVersion()) {
             return false;
         }
         if (c.chunk().index() == 0) {
-            sendInstalled(taskId, c, 0);
+            sendInstalled(taskId, done.planVersion(), done.attempt(), c.replyTo(), 0);
         }
         return true;
     }
@@ -379,10 +379,12 @@ public final class StateHandoffs {
         KeptSnapshot.Confirmation c = k.confirm(i.planVersion(), clock.getAsLong());
         if (c instanceof KeptSnapshot.Confirmed done) {
             kept.remove(i.task(), k);
-            LOG.info("nonstop: task {}: its new home installed the state of plan v{} (attempt {}, {} ms after the first "
-                     + "send); the copy here is released", i.task(), i.planVersion(), done.attempt(), done.tookMs());
+            LOG.info("nonstop: task {}: its new home installed the state of plan v{} (attempt {} of {}, {} ms after the "
+                     + "first send); the copy here is released", i.task(), i.planVersion(), i.attempt(), done.attempts(),
+                     done.tookMs());
             events.append("handoff_confirmed", Map.of("port", ws.port, "task", i.task(), "plan_version", i.planVersion(),
-                                                      "attempt", done.attempt(), "took_ms", done.tookMs()));
+                                                      "attempt", i.attempt(), "attempts", done.attempts(),
+                                                      "took_ms", done.tookMs()));
         } else if (c instanceof KeptSnapshot.Ignored ignored) {
             LOG.debug("nonstop: task {}: confirmation ignored: {}", i.task(), ignored.why());
         }
@@ -747,11 +749,11 @@ public final class StateHandoffs {
         }
         LOG.info("nonstop: task {} installed its handed-over state ({} bytes, plan v{}, attempt {}); releasing {} held "
                  + "tuple(s)", taskId, snapshot.length, from.planVersion(), from.attempt(), gate.held());
-        installedHere.put(taskId, from.planVersion());
+        installedHere.put(taskId, from);
         events.append("handoff_installed", Map.of("port", ws.port, "task", taskId, "plan_version", from.planVersion(),
                                                   "attempt", from.attempt(), "bytes", snapshot.length));
         // Confirmed before the first tuple runs with the state: the source may then drop its copy.
-        sendInstalled(taskId, from, limits.transferTimeoutMs());
+        sendInstalled(taskId, from.planVersion(), from.attempt(), from.replyTo(), limits.transferTimeoutMs());
         release(executor, taskId, gate, gate.installed());
     }
 
@@ -761,8 +763,8 @@ public final class StateHandoffs {
      * Waits out back pressure at most {@code waitMs}; a confirmation that does not go out is answered again at
      * the source's next resend.
      */
-    private void sendInstalled(int taskId, HandoffMessage.Chunk from, long waitMs) {
-        NodeInfo source = new NodeInfo(from.replyTo().node(), Set.of((long) from.replyTo().port()));
+    private void sendInstalled(int taskId, long planVersion, int attempt, HandoffMessage.ReplyTo to, long waitMs) {
+        NodeInfo source = new NodeInfo(to.node(), Set.of((long) to.port()));
         Integer via = null;
         for (Map.Entry<Integer, NodeInfo> e : ws.cachedTaskToNodePort.get().entrySet()) {
             if (e.getKey() >= 0 && source.equals(e.getValue())) {
@@ -772,11 +774,11 @@ public final class StateHandoffs {
         }
         if (via == null) {
             LOG.warn("nonstop: task {}: no task of the source's worker {}:{} is routed to from here; it is not told of "
-                     + "the install and releases its copy at {}", taskId, from.replyTo().node(),
-                     from.replyTo().port(), HandoffLimits.CONFIRM_TIMEOUT_MS);
+                     + "the install and releases its copy at {}", taskId, to.node(), to.port(),
+                     HandoffLimits.CONFIRM_TIMEOUT_MS);
             return;
         }
-        AddressedTuple t = new AddressedTuple(via, message(taskId, HandoffMessage.installed(from.planVersion(), taskId)));
+        AddressedTuple t = new AddressedTuple(via, message(taskId, HandoffMessage.installed(planVersion, taskId, attempt)));
         if (send(t, clock.getAsLong() + waitMs)) {
             ws.tryFlushRemotes();
         } else {
