@@ -29,6 +29,8 @@ public final class HandoffGate<T> {
     private final long deadlineMs;
     private SnapshotAssembler assembler;
     private long planVersion = -1;
+    /** The plan version of the snapshot this gate already completed (-1: none): its resent chunks are ignored. */
+    private long completedVersion = -1;
     private String openedBecause;
 
     /** @param deadlineMs when the gate opens without a state (wall clock of the caller) */
@@ -94,13 +96,18 @@ public final class HandoffGate<T> {
 
     /**
      * A chunk arrived. A chunk of an older move than the one being assembled is ignored; one of a newer
-     * move starts over.
+     * move starts over. A chunk of a snapshot this gate already completed (the source resent it because its
+     * confirmation had not come yet) is ignored too, before and after the install, so a snapshot is
+     * returned whole once.
      *
      * @return the whole snapshot once every chunk is in and the checksum matches; empty until then
      * @throws IllegalStateException if the gate is already open (the snapshot came too late to be used)
      * @throws IllegalArgumentException if the chunk is rejected or the whole snapshot is corrupt
      */
     public synchronized Optional<byte[]> chunk(long version, SnapshotChunk c) {
+        if (version <= completedVersion) {
+            return Optional.empty();
+        }
         if (isOpen()) {
             throw new IllegalStateException("snapshot chunk " + c.index() + " arrived after the gate opened ("
                                             + openedBecause + ")");
@@ -121,9 +128,16 @@ public final class HandoffGate<T> {
         }
         SnapshotAssembler.Result r = assembler.finish();
         if (r instanceof SnapshotAssembler.Assembled a) {
+            completedVersion = version;
+            assembler = null;
             return Optional.of(a.snapshot());
         }
         throw new IllegalArgumentException("snapshot unusable: " + r);
+    }
+
+    /** Whether this gate already completed the snapshot of plan {@code version} (its chunks need no more). */
+    public synchronized boolean completed(long version) {
+        return completedVersion >= 0 && version <= completedVersion;
     }
 
     /** The snapshot is installed: the gate opens and the held tuples are processed, in arrival order. */

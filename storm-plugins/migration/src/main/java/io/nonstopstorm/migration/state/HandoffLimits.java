@@ -10,22 +10,34 @@ import io.nonstopstorm.wire.ConfValues;
  * @param earlyBufferBytes  tuples the target holds for the new instance before its state is installed
  * @param transferTimeoutMs longest time from the barrier to the install before the handoff is aborted
  * @param maxResends        how many times missing chunks may be sent again before the handoff is aborted
+ * @param confirmResendMs   how long the source waits for the target's install confirmation before it sends its
+ *                          kept copy again (the target's worker may have died and been relaunched)
+ * @param confirmTimeoutMs  longest time the source keeps its copy unconfirmed, from its first send; then it
+ *                          releases it (the state is lost, as before the confirmation was built)
  */
 public record HandoffLimits(long maxBytes, int chunkBytes, long earlyBufferBytes, long transferTimeoutMs,
-                            int maxResends) {
+                            int maxResends, long confirmResendMs, long confirmTimeoutMs) {
 
     public static final String MAX_BYTES = "nonstop.migration.state.max.bytes";
     public static final String CHUNK_BYTES = "nonstop.migration.state.chunk.bytes";
     public static final String EARLY_BUFFER_BYTES = "nonstop.migration.state.early.buffer.bytes";
     public static final String TRANSFER_TIMEOUT_MS = "nonstop.migration.state.transfer.timeout.ms";
     public static final String RESEND_MAX = "nonstop.migration.state.resend.max";
+    public static final String CONFIRM_RESEND_MS = "nonstop.migration.state.confirm.resend.ms";
+    public static final String CONFIRM_TIMEOUT_MS = "nonstop.migration.state.confirm.timeout.ms";
     /** The switch: off, a move starts the new instance empty (the behaviour before state handoff). */
     public static final String HANDOFF = "nonstop.migration.state.handoff";
 
     /** A snapshot is one Java array on each side. */
     public static final long LARGEST_SNAPSHOT = Integer.MAX_VALUE - 8;
 
-    public static final HandoffLimits DEFAULTS = new HandoffLimits(64L << 20, 256 << 10, 16L << 20, 30_000, 2);
+    public static final HandoffLimits DEFAULTS = new HandoffLimits(64L << 20, 256 << 10, 16L << 20, 30_000, 2, 5_000,
+                                                                   120_000);
+
+    /** The limits with the install confirmation's defaults. */
+    public HandoffLimits(long maxBytes, int chunkBytes, long earlyBufferBytes, long transferTimeoutMs, int maxResends) {
+        this(maxBytes, chunkBytes, earlyBufferBytes, transferTimeoutMs, maxResends, 5_000, 120_000);
+    }
 
     public HandoffLimits {
         if (maxBytes < 0 || maxBytes > LARGEST_SNAPSHOT) {
@@ -45,6 +57,13 @@ public record HandoffLimits(long maxBytes, int chunkBytes, long earlyBufferBytes
         }
         if (maxResends < 0) {
             throw new IllegalArgumentException(RESEND_MAX + " must be >= 0, got " + maxResends);
+        }
+        if (confirmResendMs <= 0) {
+            throw new IllegalArgumentException(CONFIRM_RESEND_MS + " must be > 0 ms, got " + confirmResendMs);
+        }
+        if (confirmTimeoutMs < confirmResendMs) {
+            throw new IllegalArgumentException(CONFIRM_TIMEOUT_MS + " must be >= " + CONFIRM_RESEND_MS + " ("
+                                               + confirmResendMs + " ms), got " + confirmTimeoutMs);
         }
     }
 
@@ -68,6 +87,8 @@ public record HandoffLimits(long maxBytes, int chunkBytes, long earlyBufferBytes
                                  Math.toIntExact(ConfValues.wholeNumber(conf, CHUNK_BYTES, DEFAULTS.chunkBytes)),
                                  ConfValues.wholeNumber(conf, EARLY_BUFFER_BYTES, DEFAULTS.earlyBufferBytes),
                                  ConfValues.wholeNumber(conf, TRANSFER_TIMEOUT_MS, DEFAULTS.transferTimeoutMs),
-                                 Math.toIntExact(ConfValues.wholeNumber(conf, RESEND_MAX, DEFAULTS.maxResends)));
+                                 Math.toIntExact(ConfValues.wholeNumber(conf, RESEND_MAX, DEFAULTS.maxResends)),
+                                 ConfValues.wholeNumber(conf, CONFIRM_RESEND_MS, DEFAULTS.confirmResendMs),
+                                 ConfValues.wholeNumber(conf, CONFIRM_TIMEOUT_MS, DEFAULTS.confirmTimeoutMs));
     }
 }

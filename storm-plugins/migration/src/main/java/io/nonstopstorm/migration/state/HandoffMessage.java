@@ -16,6 +16,9 @@ public sealed interface HandoffMessage {
     byte KIND_CHUNK = 2;
     byte KIND_WAKE = 3;
     byte KIND_ABORT = 4;
+    byte KIND_INSTALLED = 5;
+    /** The longest supervisor id a chunk's reply address carries, in UTF-8 bytes. */
+    int MAX_NODE_BYTES = 1024;
     /** The longest reason an abort carries, in UTF-8 bytes: enough for a log line, never a big message. */
     int MAX_REASON_BYTES = 1024;
 
@@ -23,8 +26,32 @@ public sealed interface HandoffMessage {
     record Barrier(long planVersion) implements HandoffMessage {
     }
 
-    /** Source to target: one piece of the snapshot, tagged with the move's plan version. */
-    record Chunk(long planVersion, SnapshotChunk chunk) implements HandoffMessage {
+    /**
+     * Source to target: one piece of the snapshot, tagged with the move's plan version, the attempt that sent
+     * it (1, then one more for each resend of the whole snapshot) and where the source's worker is, so the
+     * target can confirm the install to it ({@link Installed}).
+     */
+    record Chunk(long planVersion, int attempt, ReplyTo replyTo, SnapshotChunk chunk) implements HandoffMessage {
+        public Chunk {
+            java.util.Objects.requireNonNull(replyTo, "replyTo");
+            java.util.Objects.requireNonNull(chunk, "chunk");
+        }
+    }
+
+    /** The source's worker: its supervisor (Storm's assignment id) and port. */
+    record ReplyTo(String node, int port) {
+        public ReplyTo {
+            java.util.Objects.requireNonNull(node, "node");
+        }
+    }
+
+    /**
+     * Target to source: the snapshot of this move (plan version) is installed in this task's new instance; the
+     * source may drop its copy. It names the task because it is addressed to any task of the source's worker
+     * (the target's routing sends the moving task's own tuples to itself). {@code attempt} is the attempt whose
+     * chunks completed the installed snapshot.
+     */
+    record Installed(long planVersion, int task, int attempt) implements HandoffMessage {
     }
 
     /** Target: the gate's deadline passed; look at it even when no tuple arrives. */
@@ -58,10 +85,20 @@ public sealed interface HandoffMessage {
             .putInt(why.length).put(why).array();
     }
 
-    static byte[] chunk(long planVersion, SnapshotChunk c) {
+    static byte[] installed(long planVersion, int task, int attempt) {
+        return ByteBuffer.allocate(21).putInt(MAGIC).put(KIND_INSTALLED).putLong(planVersion).putInt(task)
+            .putInt(attempt).array();
+    }
+
+    static byte[] chunk(long planVersion, int attempt, ReplyTo replyTo, SnapshotChunk c) {
         byte[] data = c.dataNoCopy();
-        return ByteBuffer.allocate(4 + 1 + 8 + 4 + 4 + 8 + 8 + 8 + 4 + data.length)
-            .putInt(MAGIC).put(KIND_CHUNK).putLong(planVersion)
+        byte[] node = replyTo.node().getBytes(StandardCharsets.UTF_8);
+        if (node.length > MAX_NODE_BYTES) {
+            throw new IllegalArgumentException("supervisor id of " + node.length + " bytes, over " + MAX_NODE_BYTES);
+        }
+        return ByteBuffer.allocate(4 + 1 + 8 + 4 + 4 + node.length + 4 + 4 + 4 + 8 + 8 + 8 + 4 + data.length)
+            .putInt(MAGIC).put(KIND_CHUNK).putLong(planVersion).putInt(attempt)
+            .putInt(node.length).put(node).putInt(replyTo.port())
             .putInt(c.index()).putInt(c.count()).putLong(c.totalBytes()).putLong(c.snapshotCrc())
             .putLong(c.chunkCrc()).putInt(data.length).put(data).array();
     }
@@ -87,6 +124,7 @@ public sealed interface HandoffMessage {
             HandoffMessage m = switch (kind) {
                 case KIND_BARRIER -> new Barrier(in.getLong());
                 case KIND_WAKE -> new Wake();
+                case KIND_INSTALLED -> new Installed(in.getLong(), in.getInt(), in.getInt());
                 case KIND_ABORT -> {
                     long version = in.getLong();
                     int length = in.getInt();
@@ -100,6 +138,16 @@ public sealed interface HandoffMessage {
                 }
                 case KIND_CHUNK -> {
                     long version = in.getLong();
+                    int attempt = in.getInt();
+                    int nodeLength = in.getInt();
+                    if (nodeLength < 0 || nodeLength > MAX_NODE_BYTES || nodeLength > in.remaining()) {
+                        throw new IllegalArgumentException("handoff chunk says its reply node is " + nodeLength
+                                                           + " bytes, carries " + in.remaining() + " (at most "
+                                                           + MAX_NODE_BYTES + ")");
+                    }
+                    byte[] node = new byte[nodeLength];
+                    in.get(node);
+                    ReplyTo replyTo = new ReplyTo(new String(node, StandardCharsets.UTF_8), in.getInt());
                     int index = in.getInt();
                     int count = in.getInt();
                     long total = in.getLong();
@@ -112,7 +160,7 @@ public sealed interface HandoffMessage {
                     }
                     byte[] data = new byte[length];
                     in.get(data);
-                    yield new Chunk(version, new SnapshotChunk(index, count, total, snapshotCrc, chunkCrc, data));
+                    yield new Chunk(version, attempt, replyTo, new SnapshotChunk(index, count, total, snapshotCrc, chunkCrc, data));
                 }
                 default -> throw new IllegalArgumentException("unknown handoff message kind " + kind);
             };

@@ -12,13 +12,16 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class HandoffMessageTest {
+    private static final HandoffMessage.ReplyTo FROM = new HandoffMessage.ReplyTo("sup-a-\u00e9", 6701);
 
     @Test
     void aChunkSurvivesTheRoundTripWithItsHeaderAndBytes() {
         SnapshotChunk c = new SnapshotChunker("hello, handoff".getBytes(StandardCharsets.UTF_8), 5).chunk(1);
-        HandoffMessage m = HandoffMessage.decode(HandoffMessage.chunk(42, c));
+        HandoffMessage m = HandoffMessage.decode(HandoffMessage.chunk(42, 3, FROM, c));
         HandoffMessage.Chunk got = assertInstanceOf(HandoffMessage.Chunk.class, m);
         assertEquals(42, got.planVersion());
+        assertEquals(3, got.attempt());
+        assertEquals(FROM, got.replyTo());
         assertTrue(got.chunk().sameAs(c));
         assertTrue(got.chunk().intact());
     }
@@ -26,8 +29,23 @@ class HandoffMessageTest {
     @Test
     void anEmptySnapshotIsOneEmptyChunk() {
         SnapshotChunk c = new SnapshotChunker(new byte[0], 5).chunk(0);
-        HandoffMessage.Chunk got = (HandoffMessage.Chunk) HandoffMessage.decode(HandoffMessage.chunk(1, c));
+        HandoffMessage.Chunk got = (HandoffMessage.Chunk) HandoffMessage.decode(HandoffMessage.chunk(1, 1, FROM, c));
         assertArrayEquals(new byte[0], got.chunk().data());
+    }
+
+    @Test
+    void anInstallConfirmationCarriesItsPlanVersion() {
+        assertEquals(new HandoffMessage.Installed(9, 17, 2), HandoffMessage.decode(HandoffMessage.installed(9, 17, 2)));
+        assertThrows(IllegalArgumentException.class,
+            () -> HandoffMessage.decode(Arrays.copyOf(HandoffMessage.installed(9, 17, 2), 20)));
+    }
+
+    @Test
+    void aChunkWhoseReplyNodeLengthLiesIsRefused() {
+        byte[] chunk = HandoffMessage.chunk(3, 1, FROM, new SnapshotChunker(new byte[] {1}, 8).chunk(0));
+        chunk[17] = 0x7F;   // the reply node's length, far past the message
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> HandoffMessage.decode(chunk));
+        assertTrue(e.getMessage().contains("reply node"), e.getMessage());
     }
 
     @Test
@@ -63,7 +81,7 @@ class HandoffMessageTest {
 
     @Test
     void truncatedPaddedOrUnknownMessagesAreRefusedWithAReason() {
-        byte[] chunk = HandoffMessage.chunk(3, new SnapshotChunker(new byte[] {1, 2, 3}, 8).chunk(0));
+        byte[] chunk = HandoffMessage.chunk(3, 1, FROM, new SnapshotChunker(new byte[] {1, 2, 3}, 8).chunk(0));
         IllegalArgumentException cut = assertThrows(IllegalArgumentException.class,
             () -> HandoffMessage.decode(Arrays.copyOf(chunk, chunk.length - 1)));
         assertTrue(cut.getMessage().contains("carries"), cut.getMessage());

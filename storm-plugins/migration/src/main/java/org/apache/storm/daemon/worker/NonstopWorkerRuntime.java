@@ -194,7 +194,12 @@ public final class NonstopWorkerRuntime {
                 return; // the ERROR line names what is missing; Storm runs this worker stock
             }
             makeConcurrent(ws);
-            instance = new NonstopWorkerRuntime(ws, s, WALL_CLOCK);
+            NonstopWorkerRuntime rt = new NonstopWorkerRuntime(ws, s, WALL_CLOCK);
+            instance = rt;
+            if (rt.handoffs != null && rt.handoffs.resumeWaiting() > 0) {
+                // Before the executors start: their first tuples must meet the gates again (F1's retry).
+                StateHandoffs.activate(rt.handoffs);
+            }
         } catch (RuntimeException | LinkageError e) {
             LOG.error("nonstop: migration support could not start; this worker behaves like stock Storm", e);
             instance = null;

@@ -9,6 +9,7 @@ import io.nonstopstorm.migration.state.HandoffGate;
 import io.nonstopstorm.migration.state.HandoffLimits;
 import io.nonstopstorm.migration.state.HandoffMessage;
 import io.nonstopstorm.migration.state.HandoffState;
+import io.nonstopstorm.migration.state.KeptSnapshot;
 import io.nonstopstorm.migration.state.SnapshotChunk;
 import io.nonstopstorm.migration.state.SnapshotChunker;
 import io.nonstopstorm.migration.state.StatefulBoltSnapshot;
@@ -20,6 +21,10 @@ import io.nonstopstorm.migration.worker.ShellBoltAccess;
 import io.nonstopstorm.migration.worker.StatefulBoltAccess;
 import io.nonstopstorm.migration.worker.TupleSizeEstimate;
 import io.nonstopstorm.migration.worker.WindowedBoltAccess;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -39,6 +44,7 @@ import org.apache.storm.Constants;
 import org.apache.storm.daemon.StormCommon;
 import org.apache.storm.daemon.Task;
 import org.apache.storm.executor.Executor;
+import org.apache.storm.generated.NodeInfo;
 import org.apache.storm.serialization.KryoTupleSerializer;
 import org.apache.storm.serialization.SerializationFactory;
 import org.apache.storm.state.State;
@@ -77,6 +83,13 @@ public final class StateHandoffs {
     private static final long SEND_PAUSE_NS = TimeUnit.MILLISECONDS.toNanos(1);
     /** A waiting executor looks at its deadline at least this often (an arrival wakes it at once). */
     private static final long AWAIT_POLL_MS = 100;
+    /** Longest a resend of a kept copy waits out back pressure (it runs on the runtime's shared timer). */
+    private static final long RESEND_SEND_MS = 1000;
+    /**
+     * Test only: the target waits this long before installing the first attempt of a snapshot, so a test can
+     * kill its worker between the barrier and the install (F1).
+     */
+    public static final String TEST_INSTALL_DELAY_MS = "nonstop.migration.test.handoff.install.delay.ms";
 
     private static volatile StateHandoffs active;
     /** Tasks of this JVM whose bolt opts in (registered at the executor's init). */
@@ -110,11 +123,23 @@ public final class StateHandoffs {
     private final Map<Integer, Arrival> arrived = new ConcurrentHashMap<>();
     /** Target: tasks whose gate went past its early buffer's bound (reported once per gate). */
     private final Set<Integer> congested = ConcurrentHashMap.newKeySet();
+    /** Source: the copy of each handed-over snapshot, kept until the target confirms its install (F1). */
+    private final Map<Integer, KeptSnapshot> kept = new ConcurrentHashMap<>();
+    /** Target: the chunk that completed the snapshot each task installed here (a resend of it is answered again). */
+    private final Map<Integer, HandoffMessage.Chunk> installedHere = new ConcurrentHashMap<>();
+    /**
+     * Target: one empty file per task whose gate waits, named by the task, under the slot's own directory
+     * (same topology and port across the worker's relaunches): a relaunched worker closes their gates again.
+     */
+    private final Path waiting;
     private final ThreadLocal<Kryo> kryo;
     private final ThreadLocal<KryoTupleSerializer> serializer;
 
-    /** A whole snapshot for a waiting gate, or why none will be used (rejected, or the source kept it). */
-    private record Arrival(HandoffGate<TupleImpl> gate, byte[] snapshot, String withoutState) {
+    /**
+     * A whole snapshot for a waiting gate, with the chunk that completed it (plan version, attempt, where to
+     * confirm), or why none will be used (rejected, or the source kept it; then {@code from} is null).
+     */
+    private record Arrival(HandoffGate<TupleImpl> gate, byte[] snapshot, String withoutState, HandoffMessage.Chunk from) {
     }
 
     StateHandoffs(WorkerState ws, HandoffLimits limits, MigrationEventLog events, LongSupplier clock,
@@ -127,6 +152,8 @@ public final class StateHandoffs {
         this.kryo = ThreadLocal.withInitial(() -> SerializationFactory.getKryo(ws.getTopologyConf()));
         this.serializer = ThreadLocal.withInitial(() -> new KryoTupleSerializer(ws.getTopologyConf(),
                                                                                   ws.getWorkerTopologyContext()));
+        this.waiting = Path.of(org.apache.storm.utils.ConfigUtils.absoluteStormLocalDir(ws.conf), "nonstop-handoff",
+                               ws.topologyId + "-" + ws.port);
     }
 
     /** Makes {@code h} the one the woven executors call (null: none, every tuple goes through untouched). */
@@ -287,8 +314,15 @@ public final class StateHandoffs {
             if (component == null || !ws.getTopology().get_bolts().containsKey(component)) {
                 continue;
             }
+            KeptSnapshot stale = kept.remove(t);
+            if (stale != null && stale.drop("the task runs here again")) {
+                LOG.warn("nonstop: task {} runs here again; its unconfirmed copy of plan v{} is dropped", t,
+                         stale.planVersion());
+            }
+            installedHere.remove(t);
             gates.put(t, new HandoffGate<>(limits, x -> TupleSizeEstimate.of(x.getValues()), deadlineMs));
             congested.remove(t);
+            markWaiting(t);
             long delay = Math.max(1, deadlineMs - clock.getAsLong());
             try {
                 scheduler.schedule(LoggedTask.of(LOG, "handoff deadline of task " + t, () -> wake(t)), delay,
@@ -307,14 +341,13 @@ public final class StateHandoffs {
      * connection, so they reach the queue after the snapshot is whole.
      */
     void takeChunks(ArrayList<AddressedTuple> batch) {
-        if (!gates.isEmpty()) {
+        if (!gates.isEmpty() || !kept.isEmpty() || !installedHere.isEmpty()) {
             batch.removeIf(this::tookChunk);
         }
     }
 
     private boolean tookChunk(AddressedTuple at) {
-        HandoffGate<TupleImpl> gate = gates.get(at.dest);
-        if (gate == null || !(at.getTuple() instanceof TupleImpl t) || !STREAM.equals(t.getSourceStreamId())
+        if (!(at.getTuple() instanceof TupleImpl t) || !STREAM.equals(t.getSourceStreamId())
             || t.size() != 1 || !HandoffMessage.isHandoff(t.getValue(0))) {
             return false;
         }
@@ -324,9 +357,18 @@ public final class StateHandoffs {
         } catch (IllegalArgumentException e) {
             return false;   // the executor's path logs and drops it
         }
+        if (m instanceof HandoffMessage.Installed i) {
+            confirmed(i);
+            return true;
+        }
+        HandoffGate<TupleImpl> gate = gates.get(at.dest);
+        if (gate == null) {
+            // A resend of a snapshot this worker installed (its confirmation was lost or late): answer again.
+            return m instanceof HandoffMessage.Chunk c && answerAgain(at.dest, c);
+        }
         if (m instanceof HandoffMessage.Abort abort) {
             // The old instance keeps the state: waiting for it until the deadline would only hold E's tuples.
-            arrive(at.dest, new Arrival(gate, null, keptBecause(abort)));
+            arrive(at.dest, new Arrival(gate, null, keptBecause(abort), null));
             return true;
         }
         if (!(m instanceof HandoffMessage.Chunk c)) {
@@ -339,11 +381,44 @@ public final class StateHandoffs {
             LOG.warn("nonstop: task {}: {}", at.dest, e.getMessage());
             return true;
         } catch (IllegalArgumentException e) {
-            arrive(at.dest, new Arrival(gate, null, "snapshot rejected: " + e.getMessage()));
+            arrive(at.dest, new Arrival(gate, null, "snapshot rejected: " + e.getMessage(), null));
             return true;
         }
-        whole.ifPresent(bytes -> arrive(at.dest, new Arrival(gate, bytes, null)));
+        whole.ifPresent(bytes -> arrive(at.dest, new Arrival(gate, bytes, null, c)));
         return true;
+    }
+
+    /** Target: a chunk for a task with no waiting gate; true (taken) when it is of the snapshot installed here. */
+    private boolean answerAgain(int taskId, HandoffMessage.Chunk c) {
+        HandoffMessage.Chunk done = installedHere.get(taskId);
+        if (done == null || done.planVersion() != c.planVersion()) {
+            return false;
+        }
+        if (c.chunk().index() == 0) {
+            sendInstalled(taskId, done.planVersion(), done.attempt(), c.replyTo(), 0);
+        }
+        return true;
+    }
+
+    /** Source, on the receive path: the target confirmed an install; the kept copy is dropped. */
+    private void confirmed(HandoffMessage.Installed i) {
+        KeptSnapshot k = kept.get(i.task());
+        if (k == null) {
+            LOG.debug("nonstop: task {}: install of plan v{} confirmed again; nothing kept", i.task(), i.planVersion());
+            return;
+        }
+        KeptSnapshot.Confirmation c = k.confirm(i.planVersion(), clock.getAsLong());
+        if (c instanceof KeptSnapshot.Confirmed done) {
+            kept.remove(i.task(), k);
+            LOG.info("nonstop: task {}: its new home installed the state of plan v{} (attempt {} of {}, {} ms after the "
+                     + "first send); the copy here is released", i.task(), i.planVersion(), i.attempt(), done.attempts(),
+                     done.tookMs());
+            events.append("handoff_confirmed", Map.of("port", ws.port, "task", i.task(), "plan_version", i.planVersion(),
+                                                      "attempt", i.attempt(), "attempts", done.attempts(),
+                                                      "took_ms", done.tookMs()));
+        } else if (c instanceof KeptSnapshot.Ignored ignored) {
+            LOG.debug("nonstop: task {}: confirmation ignored: {}", i.task(), ignored.why());
+        }
     }
 
     private static String keptBecause(HandoffMessage.Abort a) {
@@ -429,6 +504,8 @@ public final class StateHandoffs {
                 }
             } else if (m instanceof HandoffMessage.Chunk c) {
                 receive(executor, bolt, taskId, c);
+            } else if (m instanceof HandoffMessage.Installed i) {
+                confirmed(i);   // usually taken off the receive path
             } else if (m instanceof HandoffMessage.Abort a) {
                 // Usually taken off the receive path; one that came before this worker started the new instance
                 // was parked with its tuples and arrives here.
@@ -447,7 +524,7 @@ public final class StateHandoffs {
                         release(executor, taskId, gate, gate.expire(clock.getAsLong()));
                     }
                 } else if (gate != null) {
-                    gates.remove(taskId, gate);   // a bolt that does not opt in and saw no tuple until now
+                    forget(taskId, gate);   // a bolt that does not opt in and saw no tuple until now
                 }
             }
             return true;
@@ -458,7 +535,7 @@ public final class StateHandoffs {
         }
         HandoffState<?> s = handoffOf(bolt, ws.getWorkerTopologyContext());
         if (s == null) {
-            gates.remove(taskId, gate);
+            forget(taskId, gate);
             return false;
         }
         if (installArrived(executor, s, taskId, gate)) {
@@ -519,7 +596,7 @@ public final class StateHandoffs {
             LOG.warn("nonstop: task {}: {}", taskId, a.withoutState());
             release(executor, taskId, gate, gate.abandon(a.withoutState()));
         } else {
-            install(executor, bolt, taskId, gate, a.snapshot());
+            install(executor, bolt, taskId, gate, a.snapshot(), a.from());
         }
         return gate.isOpen();
     }
@@ -537,6 +614,7 @@ public final class StateHandoffs {
         throws Exception {
         if (gate.isOpen() && gates.remove(taskId, gate)) {
             congested.remove(taskId);
+            unmarkWaiting(taskId);
             boolean installed = "installed".equals(gate.openedBecause());
             if (!installed) {
                 LOG.warn("nonstop: task {} starts without a handed-over state: {}", taskId, gate.openedBecause());
@@ -570,7 +648,7 @@ public final class StateHandoffs {
         SnapshotChunker chunker = new SnapshotChunker(bytes, limits.chunkBytes());
         long deadline = start + limits.transferTimeoutMs();
         for (SnapshotChunk c : chunker.all()) {
-            if (!send(new AddressedTuple(taskId, message(taskId, HandoffMessage.chunk(planVersion, c))), deadline)) {
+            if (!send(chunkTuple(taskId, planVersion, 1, c), deadline)) {
                 // Chunks already sent cannot complete a snapshot; the target's gate opens empty at its deadline.
                 refuse(taskId, planVersion, "chunk " + c.index() + " of " + chunker.count() + " could not be sent within "
                                             + HandoffLimits.TRANSFER_TIMEOUT_MS + " = " + limits.transferTimeoutMs()
@@ -580,11 +658,70 @@ public final class StateHandoffs {
         }
         ws.tryFlushRemotes();
         handedOff.put(taskId, planVersion);
-        long took = clock.getAsLong() - start;
+        long now = clock.getAsLong();
+        // The old instance processes nothing from here on, so this copy stays exact until the target confirms.
+        KeptSnapshot copy = new KeptSnapshot(planVersion, chunker.all(), limits, now);
+        kept.put(taskId, copy);
+        scheduleCheck(taskId, copy, limits.confirmResendMs());
+        long took = now - start;
         LOG.info("nonstop: task {} handed its state over ({} bytes in {} chunk(s), {} ms); its old instance now "
-                 + "forwards", taskId, bytes.length, chunker.count(), took);
+                 + "forwards; the copy is kept until the install is confirmed", taskId, bytes.length, chunker.count(),
+                 took);
         events.append("handoff_sent", Map.of("port", ws.port, "task", taskId, "plan_version", planVersion,
-                                             "bytes", bytes.length, "chunks", chunker.count(), "took_ms", took));
+                                             "bytes", bytes.length, "chunks", chunker.count(), "took_ms", took,
+                                             "attempt", 1));
+    }
+
+    private AddressedTuple chunkTuple(int taskId, long planVersion, int attempt, SnapshotChunk c) {
+        HandoffMessage.ReplyTo self = new HandoffMessage.ReplyTo(ws.assignmentId, ws.port);
+        return new AddressedTuple(taskId, message(taskId, HandoffMessage.chunk(planVersion, attempt, self, c)));
+    }
+
+    /** Source: looks at a kept copy after {@code delayMs} (on the runtime's timer, never the executor's thread). */
+    private void scheduleCheck(int taskId, KeptSnapshot copy, long delayMs) {
+        try {
+            scheduler.schedule(LoggedTask.of(LOG, "kept handoff copy of task " + taskId, () -> check(taskId, copy)),
+                               Math.max(1, delayMs), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            LOG.debug("nonstop: worker shutting down; the kept copy of task {} is not sent again", taskId);
+        }
+    }
+
+    /**
+     * Source: the confirmation is overdue. The target's worker may have died before installing and been
+     * relaunched on its slot (its new instance waits with a closed gate): the whole copy goes there again, a new
+     * attempt; past the confirmation timeout the copy is released, as before it was kept.
+     */
+    private void check(int taskId, KeptSnapshot copy) {
+        if (kept.get(taskId) != copy) {
+            return;
+        }
+        KeptSnapshot.Due due = copy.check(clock.getAsLong());
+        if (due instanceof KeptSnapshot.Wait w) {
+            scheduleCheck(taskId, copy, w.inMs());
+        } else if (due instanceof KeptSnapshot.Resend r) {
+            long deadline = clock.getAsLong() + Math.min(RESEND_SEND_MS, limits.transferTimeoutMs());
+            int sent = 0;
+            for (SnapshotChunk c : copy.chunks()) {
+                if (!send(chunkTuple(taskId, copy.planVersion(), r.attempt(), c), deadline)) {
+                    break;   // back pressure or no connection yet: the next attempt sends it all again
+                }
+                sent++;
+            }
+            ws.tryFlushRemotes();
+            LOG.info("nonstop: task {}: no install confirmed for plan v{}; attempt {} sent {} of {} chunk(s) again",
+                     taskId, copy.planVersion(), r.attempt(), sent, copy.chunks().size());
+            events.append("handoff_resent", Map.of("port", ws.port, "task", taskId, "plan_version", copy.planVersion(),
+                                                   "attempt", r.attempt(), "chunks", copy.chunks().size(),
+                                                   "sent", sent));
+            scheduleCheck(taskId, copy, limits.confirmResendMs());
+        } else if (due instanceof KeptSnapshot.GiveUp g) {
+            kept.remove(taskId, copy);
+            LOG.warn("nonstop: task {}: {}", taskId, g.reason());
+            events.append("handoff_gave_up", Map.of("port", ws.port, "task", taskId, "plan_version", copy.planVersion(),
+                                                    "role", "source", "attempts", copy.attempt(),
+                                                    "reason", g.reason()));
+        }
     }
 
     private void refuse(int taskId, long planVersion, String why) {
@@ -605,8 +742,10 @@ public final class StateHandoffs {
         HandoffGate<TupleImpl> gate = gates.get(taskId);
         HandoffState<?> s = handoffOf(bolt, ws.getWorkerTopologyContext());
         if (gate == null || s == null) {
-            LOG.warn("nonstop: task {} got a snapshot chunk it does not wait for (plan v{}); ignored", taskId,
-                     c.planVersion());
+            if (!answerAgain(taskId, c)) {
+                LOG.warn("nonstop: task {} got a snapshot chunk it does not wait for (plan v{}); ignored", taskId,
+                         c.planVersion());
+            }
             return;
         }
         Optional<byte[]> whole;
@@ -620,22 +759,63 @@ public final class StateHandoffs {
             return;
         }
         if (whole.isPresent()) {
-            install(executor, s, taskId, gate, whole.get());
+            install(executor, s, taskId, gate, whole.get(), c);
         }
     }
 
     /** Target, on the executor's thread: restores the snapshot, then the held tuples run in arrival order. */
     private void install(Executor executor, HandoffState<?> bolt, int taskId, HandoffGate<TupleImpl> gate,
-                         byte[] snapshot) throws Exception {
+                         byte[] snapshot, HandoffMessage.Chunk from) throws Exception {
+        long delay = Long.getLong(TEST_INSTALL_DELAY_MS, 0L);
+        if (delay > 0 && from.attempt() == 1) {
+            LOG.warn("nonstop: task {}: installing in {} ms ({}, test only)", taskId, delay, TEST_INSTALL_DELAY_MS);
+            events.append("handoff_install_delayed", Map.of("port", ws.port, "task", taskId, "delay_ms", delay));
+            Thread.sleep(delay);
+        }
         try {
             restore(bolt, deserialize(snapshot));
         } catch (RuntimeException e) {
             release(executor, taskId, gate, gate.abandon("installing the snapshot failed: " + e));
             return;
         }
-        LOG.info("nonstop: task {} installed its handed-over state ({} bytes); releasing {} held tuple(s)", taskId,
-                 snapshot.length, gate.held());
+        LOG.info("nonstop: task {} installed its handed-over state ({} bytes, plan v{}, attempt {}); releasing {} held "
+                 + "tuple(s)", taskId, snapshot.length, from.planVersion(), from.attempt(), gate.held());
+        installedHere.put(taskId, from);
+        events.append("handoff_installed", Map.of("port", ws.port, "task", taskId, "plan_version", from.planVersion(),
+                                                  "attempt", from.attempt(), "bytes", snapshot.length));
+        // Confirmed before the first tuple runs with the state: the source may then drop its copy.
+        sendInstalled(taskId, from.planVersion(), from.attempt(), from.replyTo(), limits.transferTimeoutMs());
         release(executor, taskId, gate, gate.installed());
+    }
+
+    /**
+     * Target: tells the source's worker that the snapshot is installed. Addressed to any task this worker's
+     * routing maps to the source's slot (the moving task's own tuples route here), the task named inside.
+     * Waits out back pressure at most {@code waitMs}; a confirmation that does not go out is answered again at
+     * the source's next resend.
+     */
+    private void sendInstalled(int taskId, long planVersion, int attempt, HandoffMessage.ReplyTo to, long waitMs) {
+        NodeInfo source = new NodeInfo(to.node(), Set.of((long) to.port()));
+        Integer via = null;
+        for (Map.Entry<Integer, NodeInfo> e : ws.cachedTaskToNodePort.get().entrySet()) {
+            if (e.getKey() >= 0 && source.equals(e.getValue())) {
+                via = e.getKey();
+                break;
+            }
+        }
+        if (via == null) {
+            LOG.warn("nonstop: task {}: no task of the source's worker {}:{} is routed to from here; it is not told of "
+                     + "the install and releases its copy at {}", taskId, to.node(), to.port(),
+                     HandoffLimits.CONFIRM_TIMEOUT_MS);
+            return;
+        }
+        AddressedTuple t = new AddressedTuple(via, message(taskId, HandoffMessage.installed(planVersion, taskId, attempt)));
+        if (send(t, clock.getAsLong() + waitMs)) {
+            ws.tryFlushRemotes();
+        } else {
+            LOG.warn("nonstop: task {}: its install confirmation could not be sent; the source's resend asks again",
+                     taskId);
+        }
     }
 
     @SuppressWarnings("unchecked")
@@ -651,13 +831,84 @@ public final class StateHandoffs {
         }
         JCQueue queue = ws.taskToExecutorQueue.get(taskId);
         if (queue == null) {
-            gates.remove(taskId, gate);   // the instance is gone
+            forget(taskId, gate);   // the instance is gone
             return;
         }
         AddressedTuple w = new AddressedTuple(taskId, message(taskId, HandoffMessage.wake()));
         if (!queue.tryPublish(w) && !queue.tryPublishToOverflow(w)) {
             LOG.warn("nonstop: no room to wake the handoff gate of task {}; its next tuple opens it", taskId);
         }
+    }
+
+    /** Target: the gate is not needed (the bolt does not opt in, or its instance is gone). */
+    private void forget(int taskId, HandoffGate<TupleImpl> gate) {
+        if (gates.remove(taskId, gate)) {
+            unmarkWaiting(taskId);
+        }
+    }
+
+    private void markWaiting(int taskId) {
+        try {
+            Files.createDirectories(waiting);
+            Files.write(waiting.resolve(Integer.toString(taskId)), new byte[0]);
+        } catch (IOException e) {
+            LOG.warn("nonstop: task {}: could not note that it waits for its state ({}); if this worker dies before the "
+                     + "install, its relaunch starts the task empty", taskId, e.toString());
+        }
+    }
+
+    private void unmarkWaiting(int taskId) {
+        try {
+            Files.deleteIfExists(waiting.resolve(Integer.toString(taskId)));
+        } catch (IOException e) {
+            LOG.warn("nonstop: task {}: could not remove its waiting note: {}", taskId, e.toString());
+        }
+    }
+
+    /**
+     * Target, when the worker starts (before its executors): tasks whose gate was waiting when this slot's last
+     * worker died wait again, for the source's resend of its kept copy, at most {@link HandoffLimits#CONFIRM_TIMEOUT_MS}
+     * (the longest the source keeps it). A note older than that is stale and removed.
+     *
+     * @return how many gates were closed again
+     */
+    int resumeWaiting() {
+        if (!Files.isDirectory(waiting)) {
+            return 0;
+        }
+        long now = clock.getAsLong();
+        List<Integer> again = new ArrayList<>();
+        try (DirectoryStream<Path> notes = Files.newDirectoryStream(waiting)) {
+            for (Path note : notes) {
+                int task;
+                try {
+                    task = Integer.parseInt(note.getFileName().toString());
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                if (now - Files.getLastModifiedTime(note).toMillis() >= limits.confirmTimeoutMs()
+                    || !ws.getLocalTaskIds().contains(task)) {
+                    Files.deleteIfExists(note);
+                } else {
+                    again.add(task);
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("nonstop: could not read which tasks waited for their state before this worker started: {}",
+                     e.toString());
+        }
+        if (!again.isEmpty()) {
+            expect(again, now + limits.confirmTimeoutMs());
+            for (int t : again) {
+                if (gates.containsKey(t)) {
+                    LOG.warn("nonstop: task {} waited for its handed-over state when this slot's last worker died; it "
+                             + "waits again for the source's resend", t);
+                    events.append("handoff_awaiting", Map.of("port", ws.port, "task", t,
+                                                             "reason", "relaunched before its state was installed"));
+                }
+            }
+        }
+        return again.size();
     }
 
     private void forward(int taskId, TupleImpl tuple) {
