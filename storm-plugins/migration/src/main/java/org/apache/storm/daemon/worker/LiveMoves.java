@@ -12,7 +12,6 @@ import io.nonstopstorm.migration.worker.MovePhase;
 import io.nonstopstorm.migration.worker.MoveRole;
 import io.nonstopstorm.migration.worker.MoveStep;
 import io.nonstopstorm.migration.worker.ParkedTuples;
-import io.nonstopstorm.migration.worker.RetiredTasks;
 import io.nonstopstorm.migration.worker.RoutingEpoch;
 import io.nonstopstorm.wire.ExecutorId;
 import java.util.ArrayList;
@@ -26,10 +25,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import org.apache.storm.daemon.StormCommon;
-import org.apache.storm.generated.Grouping;
 import org.apache.storm.generated.NodeInfo;
 import org.apache.storm.messaging.IConnection;
-import org.apache.storm.task.WorkerTopologyContext;
 import org.apache.storm.tuple.AddressedTuple;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,10 +46,8 @@ final class LiveMoves {
     private final WorkerState ws;
     private final MigrationEventLog events;
     private final LongSupplier clock;
-    private final RetiredTasks retired;
     private final ParkedTuples<AddressedTuple> parked;
     private final ScheduledExecutorService scheduler;
-    private final long forwardTtlMs;
     /** State handoff for bolts that opt in; null when it is off. */
     private final StateHandoffs handoffs;
     /** From a target's start to the latest its source's snapshot can be expected (plan, switch, drain, transfer). */
@@ -64,15 +59,12 @@ final class LiveMoves {
     private volatile ExecutorSwap swap;
 
     LiveMoves(WorkerState ws, MigrationSettings settings, MigrationEventLog events, LongSupplier clock,
-              RetiredTasks retired, ParkedTuples<AddressedTuple> parked, ScheduledExecutorService scheduler,
-              long forwardTtlMs, StateHandoffs handoffs) {
+              ParkedTuples<AddressedTuple> parked, ScheduledExecutorService scheduler, StateHandoffs handoffs) {
         this.ws = ws;
         this.events = events;
         this.clock = clock;
-        this.retired = retired;
         this.parked = parked;
         this.scheduler = scheduler;
-        this.forwardTtlMs = forwardTtlMs;
         this.handoffs = handoffs;
         this.handoffWaitMs = handoffs == null ? 0 : settings.workerSyncMs() + settings.connectWaitMs()
                                                     + settings.lazyKillMs() + handoffs.limits().transferTimeoutMs();
@@ -102,6 +94,7 @@ final class LiveMoves {
             Set<ExecutorId> running = new HashSet<>();
             ws.localExecutors.forEach(e -> running.add(ExecutorId.fromStorm(e)));
             ExecutorDiff diff = ExecutorDiff.between(running, desired);
+            recomputeOutboundTasks();
             if (diff.isEmpty()) {
                 return true;
             }
@@ -155,7 +148,6 @@ final class LiveMoves {
                                                      "reason", f.getValue(),
                                                      "phase", MovePhase.START_FAILED.wireName()));
             }
-            recomputeOutboundTasks();
             return true;
         } finally {
             movesLock.unlock();
@@ -222,32 +214,26 @@ final class LiveMoves {
     }
 
     /**
-     * Storm computes the tasks this worker sends to once; with executors coming and going it is the
-     * targets of every local component and of every executor still draining before its lazy kill, plus
-     * tasks that just left (so tuples can follow them). Without the draining executors' targets, the next
-     * connection refresh forgets their addresses and Storm's transfer drops what they emit ("No remote
-     * destination available for task"): every tuple tree still queued at the moved executor is lost,
-     * which stalls a spout held at topology.max.spout.pending for a whole message timeout.
+     * The tasks this worker sends to, which decide the workers the connection refresh keeps connections to:
+     * every task of the topology, so this worker is connected to every other worker of its topology. Storm
+     * computes them once, from its own executors' targets; with executors coming and going that is too few:
+     * <ul>
+     * <li>an executor that moves in sends at once (its emits, and its acks to ackers elsewhere), before the
+     * refresh that follows its start has connected this worker to those workers, and Storm's client drops
+     * what it is given before its connection is up ("Dropping N messages"): those tuple trees fail and are
+     * replayed, and a state that counted them counts them twice;</li>
+     * <li>an executor draining before its lazy kill, and tasks that just left, need their targets' addresses,
+     * or Storm's transfer drops what they emit ("No remote destination available for task").</li>
+     * </ul>
+     * A topology's tasks do not change while it runs; the set is filled on the first reconcile after the
+     * worker loaded, inside a connection refresh, whose rest then opens the connections.
      */
     private void recomputeOutboundTasks() {
-        WorkerTopologyContext ctx = ws.getWorkerTopologyContext();
-        Set<Integer> senders = new HashSet<>(ws.localTaskIds);
-        for (ExecutorSwap.Retiring r : moves.liveInstances()) {
-            senders.addAll(r.tasks());
-        }
-        Set<String> components = new HashSet<>();
-        for (Integer task : senders) {
-            for (Map<String, Grouping> targets : ctx.getTargets(ctx.getComponentId(task)).values()) {
-                components.addAll(targets.keySet());
-            }
-        }
-        Set<Integer> next = new HashSet<>(retired.live());
-        for (String c : components) {
-            next.addAll(ctx.getComponentTasks(c));
-        }
+        Set<Integer> all = ws.getWorkerTopologyContext().getTaskToComponent().keySet();
         Set<Integer> outbound = NonstopInternals.outboundTasks(ws);
-        outbound.addAll(next);
-        outbound.retainAll(next);
+        if (!outbound.containsAll(all)) {
+            outbound.addAll(all);
+        }
     }
 
     // ------------------------------------------------------------------ routing switch and lazy kill
@@ -374,7 +360,6 @@ final class LiveMoves {
         } finally {
             movesLock.unlock();
         }
-        recomputeOutboundTasksLater();
     }
 
     private void stopQuietly(ExecutorSwap.Retiring r, MovePhase phase) {
@@ -388,15 +373,4 @@ final class LiveMoves {
         }
     }
 
-    private void recomputeOutboundTasksLater() {
-        // Retired tasks age out of the forwarding set; the next refresh drops their connections.
-        scheduler.schedule(LoggedTask.of(LOG, "recompute outbound tasks", () -> {
-            movesLock.lock();
-            try {
-                recomputeOutboundTasks();
-            } finally {
-                movesLock.unlock();
-            }
-        }), forwardTtlMs + 1000, TimeUnit.MILLISECONDS);
-    }
 }

@@ -139,7 +139,7 @@ public final class NonstopWorkerRuntime {
             return t;
         });
         this.handoffs = handoffs(ws, events, clock, scheduler);
-        this.moveSet = new LiveMoves(ws, settings, events, clock, retired, parked, scheduler, FORWARD_TTL_MS, handoffs);
+        this.moveSet = new LiveMoves(ws, settings, events, clock, parked, scheduler, handoffs);
     }
 
     /** State handoff as the topology's conf sets it; a malformed setting turns it off, said once. */
