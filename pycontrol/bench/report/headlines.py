@@ -334,8 +334,9 @@ STATE_SIZE_MEASURES = (
     ("move_ms", "plan written -> state installed at the target (ms)", "moves"),
     ("snapshot_and_send_ms", "snapshot, serialise and send the chunks (ms)", "moves"),
     ("sent_to_installed_ms", "chunks sent -> installed at the target (ms)", "moves"),
-    ("failed", "failed tuples", "runs"),
-    ("replayed", "replayed tuples", "runs"),
+    ("failed", "failed tuples from the moves' first period on", "runs"),
+    ("replayed", "replayed tuples from the moves' first period on", "runs"),
+    ("warm_up_failed", "failed tuples in the warm-up, before the moves' first period", "runs"),
     ("extra_counts", "counts above the input's (counted twice)", "runs"),
 )
 

@@ -5,7 +5,7 @@ measures): the longest gap between acks after it, p99 latency in the window afte
 p99 before it, and the seconds above twice that steady p99. For a nonstop move also where its time went,
 from the workers' handoff events: plan written -> the source's barrier (the routing switch), the
 snapshot taken, serialised and its chunks sent, then -> installed at the target (its gate opened).
-Per run: failed and replayed tuples, and whether the kept state is exact (every sentence's count equals a
+Per run: failed and replayed tuples from the moves' first period on (the warm-up's apart), and whether the kept state is exact (every sentence's count equals a
 direct count of what the feed emitted)."""
 
 from __future__ import annotations
@@ -92,6 +92,7 @@ def summarize(runs: Sequence[Mapping]) -> list[dict]:
         out.append({"way": way, "state_bytes": size, "runs": len(mine), "moves": len(moves),
                     **{key: spread(read(m) for m in moves) for key, read in MOVE_MEASURES},
                     "failed": spread(r.get("failed") for r in mine), "replayed": spread(r.get("replayed") for r in mine),
+                    "warm_up_failed": spread(r.get("warm_up_failed") for r in mine),
                     "exact_runs": sum(1 for r in checked if r["counts"]["exact"]), "checked_runs": len(checked),
                     "extra_counts": spread(r["counts"]["extra"] for r in checked),
                     "missing_counts": spread(r["counts"]["missing"] for r in checked)})
