@@ -8,11 +8,11 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import io.nonstopstorm.migration.state.StatefulBoltSnapshot;
+import io.nonstopstorm.workloads.RecordingCollector;
 import io.nonstopstorm.migration.state.UnstoredChanges;
 import io.nonstopstorm.migration.worker.StatefulBoltAccess;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +24,6 @@ import org.apache.storm.spout.CheckPointState.Action;
 import org.apache.storm.spout.CheckpointSpout;
 import org.apache.storm.spout.SpoutOutputCollector;
 import org.apache.storm.state.KeyValueState;
-import org.apache.storm.task.IOutputCollector;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
@@ -88,45 +87,6 @@ class FileStateHandoffTest {
         }
     }
 
-    /** What an executor acked and failed, each data tuple by its root ids. */
-    static final class Acks implements IOutputCollector {
-        final List<Map<Long, Long>> acked = new ArrayList<>();
-        final List<Map<Long, Long>> failed = new ArrayList<>();
-
-        @Override
-        public List<Integer> emit(String streamId, Collection<Tuple> anchors, List<Object> tuple) {
-            return List.of();
-        }
-
-        @Override
-        public void emitDirect(int taskId, String streamId, Collection<Tuple> anchors, List<Object> tuple) {
-        }
-
-        @Override
-        public void ack(Tuple input) {
-            if (!CheckpointSpout.isCheckpoint(input)) {
-                acked.add(input.getMessageId().getAnchorsToIds());
-            }
-        }
-
-        @Override
-        public void fail(Tuple input) {
-            failed.add(input.getMessageId().getAnchorsToIds());
-        }
-
-        @Override
-        public void resetTimeout(Tuple input) {
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void reportError(Throwable error) {
-        }
-    }
-
     static final class NoSpout extends BaseRichSpout {
         @Override
         public void open(Map<String, Object> topoConf, TopologyContext context, SpoutOutputCollector collector) {
@@ -142,7 +102,7 @@ class FileStateHandoffTest {
         }
     }
 
-    private record Instance(StatefulBoltExecutor<KeyValueState<String, Long>> executor, Counter bolt, Acks acks) {
+    private record Instance(StatefulBoltExecutor<KeyValueState<String, Long>> executor, Counter bolt, RecordingCollector acks) {
     }
 
     @BeforeEach
@@ -176,7 +136,7 @@ class FileStateHandoffTest {
     private Instance instance() {
         Counter bolt = new Counter();
         StatefulBoltExecutor<KeyValueState<String, Long>> e = new StatefulBoltExecutor<>(bolt);
-        Acks acks = new Acks();
+        RecordingCollector acks = new RecordingCollector();
         e.prepare(conf, context(), new OutputCollector(acks));
         return new Instance(e, bolt, acks);
     }

@@ -1,5 +1,6 @@
 package io.nonstopstorm.workloads.wordcount;
 
+import io.nonstopstorm.workloads.RecordingCollector;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.nonstopstorm.workloads.measure.MeasureDir;
@@ -7,7 +8,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +15,6 @@ import org.apache.storm.generated.StormTopology;
 import org.apache.storm.shade.net.minidev.json.JSONObject;
 import org.apache.storm.shade.net.minidev.json.JSONValue;
 import org.apache.storm.task.GeneralTopologyContext;
-import org.apache.storm.task.IOutputCollector;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.tuple.Fields;
@@ -48,7 +47,7 @@ class WordCountBoltSnapshotFileTest {
         Map<String, Object> conf = new HashMap<>(DISTRIBUTED);
         conf.put(MeasureDir.CONF_KEY, dir.toString());
         bolt = new WordCountBolt();
-        bolt.prepare(conf, context, new OutputCollector(new Discarding()));
+        bolt.prepare(conf, context, new OutputCollector(new RecordingCollector()));
     }
 
     @Test
@@ -106,37 +105,5 @@ class WordCountBoltSnapshotFileTest {
 
     private static Tuple tick() {
         return new TupleImpl(SENDERS, List.of(1), "__system", -1, "__tick");
-    }
-
-    /** Emits and acks go nowhere: the test looks at the counts file only. */
-    private static final class Discarding implements IOutputCollector {
-        @Override
-        public List<Integer> emit(String streamId, Collection<Tuple> anchors, List<Object> tuple) {
-            return List.of();
-        }
-
-        @Override
-        public void emitDirect(int taskId, String streamId, Collection<Tuple> anchors, List<Object> tuple) {
-        }
-
-        @Override
-        public void ack(Tuple input) {
-        }
-
-        @Override
-        public void fail(Tuple input) {
-        }
-
-        @Override
-        public void resetTimeout(Tuple input) {
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void reportError(Throwable error) {
-        }
     }
 }
