@@ -102,6 +102,9 @@ class NetnsHosts:
     def up(self, timeout_s: float = 20) -> None:
         if os.geteuid() != 0:
             raise PermissionError("network namespaces and overlay mounts need root")
+        # The names come from the tag, so what a killed earlier run left (its bridge, namespaces,
+        # veths, daemons) would make `ip link add` fail with "File exists": clear it first.
+        self.down(grace_s=5)
         self.pid_dir.mkdir(parents=True, exist_ok=True)
         _run("ip", "link", "add", self.bridge, "type", "bridge")
         _run("ip", "addr", "add", f"{self.bridge_address}/{PREFIX_LEN}", "dev", self.bridge)

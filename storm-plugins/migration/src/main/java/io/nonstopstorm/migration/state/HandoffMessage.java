@@ -36,6 +36,14 @@ public sealed interface HandoffMessage {
             java.util.Objects.requireNonNull(replyTo, "replyTo");
             java.util.Objects.requireNonNull(chunk, "chunk");
         }
+
+        /**
+         * Whether {@code other} belongs to the same snapshot (a resend, any attempt). Plan versions are counted
+         * per node, so the same version from another source worker is another move.
+         */
+        public boolean ofSameSnapshotAs(Chunk other) {
+            return planVersion == other.planVersion && replyTo.equals(other.replyTo);
+        }
     }
 
     /** The source's worker: its supervisor (Storm's assignment id) and port. */

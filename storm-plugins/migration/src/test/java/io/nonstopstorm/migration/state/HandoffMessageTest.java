@@ -27,6 +27,17 @@ class HandoffMessageTest {
     }
 
     @Test
+    void aResendIsOfTheSameSnapshotButTheSameVersionFromAnotherSourceIsNot() {
+        SnapshotChunk c = new SnapshotChunker(new byte[] {1, 2, 3}, 8).chunk(0);
+        HandoffMessage.Chunk first = new HandoffMessage.Chunk(168, 1, FROM, c);
+        assertTrue(first.ofSameSnapshotAs(new HandoffMessage.Chunk(168, 4, FROM, c)));
+        // Plan versions count per node: node B's v168 moving the task back is not node A's v168.
+        assertFalse(first.ofSameSnapshotAs(new HandoffMessage.Chunk(168, 1, new HandoffMessage.ReplyTo("sup-b", 6701), c)));
+        assertFalse(first.ofSameSnapshotAs(new HandoffMessage.Chunk(168, 1, new HandoffMessage.ReplyTo("sup-a-\u00e9", 6702), c)));
+        assertFalse(first.ofSameSnapshotAs(new HandoffMessage.Chunk(169, 1, FROM, c)));
+    }
+
+    @Test
     void anEmptySnapshotIsOneEmptyChunk() {
         SnapshotChunk c = new SnapshotChunker(new byte[0], 5).chunk(0);
         HandoffMessage.Chunk got = (HandoffMessage.Chunk) HandoffMessage.decode(HandoffMessage.chunk(1, 1, FROM, c));

@@ -43,6 +43,12 @@ import org.slf4j.LoggerFactory;
 public class PlanFollowingScheduler implements IScheduler {
     private static final Logger LOG = LoggerFactory.getLogger(PlanFollowingScheduler.class);
     private static final long ZK_WARN_EVERY_MS = 30_000;
+    /**
+     * How long a plan waits for a round in which Nimbus's view has every slot its topology runs on. Storm
+     * leaves a port out of a round (its supervisor missed a heartbeat, or it counts the port's executors as
+     * not alive) and back in at a later one; deciding in such a round would reject a sound plan.
+     */
+    static final long HIDDEN_SLOT_WAIT_MS = 10_000;
 
     private final LongSupplier clock;
     private ZkPlanChannel channel;
@@ -50,6 +56,8 @@ public class PlanFollowingScheduler implements IScheduler {
     private final Map<String, Integer> decided = new HashMap<>();
     /** topology ids whose placement follows an applied plan */
     private final Set<String> planned = new HashSet<>();
+    /** topology id → its plan version waiting for a round whose view has every slot the topology runs on */
+    private final Map<String, Waiting> waiting = new HashMap<>();
     private long lastZkWarnMs = 0;
 
     public PlanFollowingScheduler() {
@@ -145,6 +153,7 @@ public class PlanFollowingScheduler implements IScheduler {
     public void forgetAllBut(Set<String> aliveTopologyIds) {
         decided.keySet().retainAll(aliveTopologyIds);
         planned.retainAll(aliveTopologyIds);
+        waiting.keySet().retainAll(aliveTopologyIds);
     }
 
     private void followPlan(TopologyDetails td, Cluster cluster) throws Exception {
@@ -188,8 +197,13 @@ public class PlanFollowingScheduler implements IScheduler {
             TopologyModel topology = StormModelMapper.topology(td);
             // CPU capacity is not this scheduler's concern: a plan is an explicit instruction.
             ClusterModel model = StormModelMapper.cluster(cluster, sup -> Double.POSITIVE_INFINITY, id -> 0.0);
+            List<SlotId> hidden = current.usedSlots().stream().filter(slot -> !model.hasSlot(slot)).toList();
+            if (!hidden.isEmpty() && waitsForHiddenSlots(td, vp.version(), hidden, hosts)) {
+                return;
+            }
             decision = PlanDecider.decide(topology, model, current, parsed.orElseThrow(), hosts);
         }
+        waiting.remove(td.getId());
         if (decision.status() == PlanDecision.Status.APPLIED) {
             Optional<String> refused = AgentGate.refusal(decision.moves(), s -> hosts.getOrDefault(s.nodeId(), s.nodeId()),
                                                          this::agentRecord);
@@ -222,6 +236,24 @@ public class PlanFollowingScheduler implements IScheduler {
         } catch (Exception e) {
             warnZk(e);
         }
+    }
+
+    private record Waiting(int version, long sinceMs) {
+    }
+
+    /** True while the plan should wait for a round whose view shows the slots the topology runs on. */
+    private boolean waitsForHiddenSlots(TopologyDetails td, int version, List<SlotId> hidden, Map<String, String> hosts) {
+        long now = clock.getAsLong();
+        Waiting w = waiting.get(td.getId());
+        if (w == null || w.version() != version) {
+            w = new Waiting(version, now);
+            waiting.put(td.getId(), w);
+            LOG.info("plan v{} for {} waits: this round's view lacks slot(s) {} the topology runs on (Storm left "
+                     + "them out of this round); it is decided at a later round, at most {} ms from now", version,
+                     td.getName(), hidden.stream().map(sl -> hosts.getOrDefault(sl.nodeId(), sl.nodeId()) + ":"
+                                                             + sl.port()).toList(), HIDDEN_SLOT_WAIT_MS);
+        }
+        return now - w.sinceMs() < HIDDEN_SLOT_WAIT_MS;
     }
 
     private static String summary(PlanDecision d, Function<SlotId, String> name) {

@@ -1,6 +1,7 @@
 package io.nonstopstorm.scheduling.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nonstopstorm.scheduling.storm.NonstopScheduler;
@@ -211,6 +212,59 @@ class PlanFollowingSchedulerTest {
         writePlan(r.name(), "garbage");
         assertEquals(r.before(), r.slotsIn(r.round(third)));
         assertTrue(decision(r.name()).contains("not valid JSON"));
+    }
+
+    /** {@code prev}'s next round as Nimbus builds it when it leaves {@code hidden}'s port out of its supervisor. */
+    static Cluster nextRoundWithout(WorkerSlot hidden, Cluster prev, TopologyDetails td) {
+        Map<String, SchedulerAssignment> copy = new HashMap<>();
+        prev.getAssignments().forEach((k, v) -> copy.put(k, new SchedulerAssignmentImpl(v)));
+        Map<String, SupervisorDetails> sups = supervisors();
+        SupervisorDetails sup = sups.get(hidden.getNodeId());
+        List<Number> ports = sup.getAllPorts().stream().filter(p -> p != hidden.getPort()).map(p -> (Number) p).toList();
+        sups.put(sup.getId(), new SupervisorDetails(sup.getId(), sup.getHost(), null, ports));
+        return new Cluster(new OfflineNimbus(), new ResourceMetrics(new StormMetricsRegistry()), sups, copy,
+                           new Topologies(td), new HashMap<>(ZK.conf()));
+    }
+
+    @org.junit.jupiter.api.Test
+    void aPlanWaitsOutARoundThatLeavesOutASlotItsTopologyRunsOnAndIsDecidedWhenTheSlotIsBack() throws Exception {
+        long[] now = {1_000};
+        PlanFollowingScheduler s = ZK.prepare(new PlanFollowingScheduler(() -> now[0]));
+        TopologyDetails td = relay("relay-hidden", "relay-hidden-1-100");
+        Cluster first = cluster(new HashMap<>(), td);
+        s.schedule(new Topologies(td), first);
+        Map<WorkerSlot, Set<ExecutorDetails>> before = slots(first, td.getId());
+        RelayMove move = RelayMove.of(td, before);
+        String host = supervisors().get(move.to().getNodeId()).getHost();
+        String name = td.getName();
+        String planned = "{\"placement\":{\"[" + move.executor().getStartTask() + "," + move.executor().getEndTask()
+                         + "]\":\"" + host + ":" + move.to().getPort() + "\"}}";
+        writePlan(name, planned);
+
+        Cluster hiding = nextRoundWithout(move.from(), first, td);
+        s.schedule(new Topologies(td), hiding);
+        assertEquals(before, slots(hiding, td.getId()), "nothing moves in a round that hides a slot in use");
+        assertNull(ZK.client().checkExists().forPath(ZkPaths.DECISIONS + "/" + name), "no decision while it waits");
+
+        now[0] += PlanFollowingScheduler.HIDDEN_SLOT_WAIT_MS - 1;
+        Cluster back = nextRound(hiding, td);
+        s.schedule(new Topologies(td), back);
+        assertTrue(slots(back, td.getId()).get(move.to()).contains(move.executor()), "applied once the slot is back");
+        assertTrue(decision(name).contains("\"status\":\"applied\""), decision(name));
+
+        // A plan whose slot stays hidden past the wait is decided on that view: rejected, with the reason.
+        writePlan(name, "{\"placement\":{\"[" + move.executor().getStartTask() + "," + move.executor().getEndTask()
+                        + "]\":\"" + supervisors().get(move.from().getNodeId()).getHost() + ":" + move.from().getPort()
+                        + "\"}}");
+        Cluster still = nextRoundWithout(move.to(), back, td);
+        s.schedule(new Topologies(td), still);
+        assertTrue(decision(name).contains("\"plan_version\":0"), decision(name));
+        now[0] += PlanFollowingScheduler.HIDDEN_SLOT_WAIT_MS;
+        Cluster late = nextRoundWithout(move.to(), still, td);
+        s.schedule(new Topologies(td), late);
+        String d = decision(name);
+        assertTrue(d.contains("\"plan_version\":1") && d.contains("\"status\":\"rejected\"")
+                   && d.contains("does not exist"), d);
     }
 
     @ParameterizedTest

@@ -391,7 +391,9 @@ public final class StateHandoffs {
     /** Target: a chunk for a task with no waiting gate; true (taken) when it is of the snapshot installed here. */
     private boolean answerAgain(int taskId, HandoffMessage.Chunk c) {
         HandoffMessage.Chunk done = installedHere.get(taskId);
-        if (done == null || done.planVersion() != c.planVersion()) {
+        // A chunk of another snapshot (e.g. one this worker, now the source, sends out and the target, not
+        // switched yet, sends back) must pass: answering it would drop the copy no one installed.
+        if (done == null || !done.ofSameSnapshotAs(c)) {
             return false;
         }
         if (c.chunk().index() == 0) {
@@ -599,6 +601,15 @@ public final class StateHandoffs {
             install(executor, bolt, taskId, gate, a.snapshot(), a.from());
         }
         return gate.isOpen();
+    }
+
+    /**
+     * Whether {@code t} is a piece of a handed-over snapshot. Its source switched before sending it, so the
+     * worker it reached is the task's new home even when that worker has not started the executor yet.
+     */
+    static boolean isSnapshotChunk(AddressedTuple t) {
+        return t.getTuple() instanceof TupleImpl ti && STREAM.equals(ti.getSourceStreamId()) && ti.size() == 1
+               && HandoffMessage.isHandoff(ti.getValue(0)) && isChunk(ti);
     }
 
     private static boolean isChunk(TupleImpl tuple) {

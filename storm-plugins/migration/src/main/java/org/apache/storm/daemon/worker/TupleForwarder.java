@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * Handles tuples that reached this worker for a task it does not host. A task that just left is
  * followed: the tuple goes on to the task's new home through the worker's normal outbound path. Any
  * other task may be about to arrive here (a peer switched before this worker started the executor):
- * the tuple is parked until the executor starts or the parking time runs out. Whatever cannot be
+ * the tuple is parked until the executor starts or the parking time runs out (so is a state handoff's
+ * snapshot chunk, always: its sender switched, so this worker is the task's new home). Whatever cannot be
  * forwarded or parked is dropped and counted; the acker replays it after the message timeout.
  */
 final class TupleForwarder {
@@ -61,7 +62,9 @@ final class TupleForwarder {
         List<AddressedTuple> follow = new ArrayList<>();
         long now = clock.getAsLong();
         for (AddressedTuple t : foreign) {
-            if (t.dest >= 0 && retired.shouldForward(t.dest)) {
+            // A snapshot chunk for a task that left here and is coming back waits for its executor: followed
+            // by this worker's not yet switched routing, it would bounce between the two workers.
+            if (t.dest >= 0 && retired.shouldForward(t.dest) && !StateHandoffs.isSnapshotChunk(t)) {
                 follow.add(t);
             } else if (t.dest < 0 || !parked.park(t.dest, t, now)) {
                 countDropped(1);
