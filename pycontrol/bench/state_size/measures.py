@@ -4,7 +4,8 @@ Per move, from the FeedSpout's series (pycontrol.bench.migration.measures, the m
 measures): the longest gap between acks after it, p99 latency in the window after it against the steady
 p99 before it, and the seconds above twice that steady p99. For a nonstop move also where its time went,
 from the workers' handoff events: plan written -> the source's barrier (the routing switch), the
-snapshot taken, serialised and its chunks sent, then -> installed at the target (its gate opened).
+snapshot taken, serialised and its chunks sent, then -> installed at the target (its gate opened), or
+declined there (its heap could not take the snapshot: the source's handoff_declined).
 Per run: failed and replayed tuples from the moves' first period on (the warm-up's apart), and whether the kept state is exact (every sentence's count equals a
 direct count of what the feed emitted)."""
 
@@ -35,6 +36,10 @@ def handoff_breakdown(source_events: list[dict], target_events: list[dict], task
                 "move_ms": round(gate["t_ms"] - t0_ms, 1), "held_tuples": gate.get("held")}
         if not out["installed"]:
             out["reason"] = gate.get("reason")
+    # The target's heap could not take the snapshot: it said so and the source released its copy.
+    declined = first(source_events, "handoff_declined", t0_ms, task=task)
+    if declined is not None:
+        out |= {"installed": False, "declined": declined.get("reason")}
     return out
 
 

@@ -87,6 +87,15 @@ def test_a_gate_opened_without_the_state_or_a_refused_snapshot_is_not_installed(
     assert measures.handoff_breakdown([], [], 5, 1000) is None
 
 
+def test_a_snapshot_the_targets_heap_declined_is_not_installed_and_says_why():
+    why = "this worker's heap cannot take a snapshot of 54525952 bytes"
+    src = [ev("handoff_sent", 1100, task=5, bytes=54525952, chunks=52, took_ms=300),
+           ev("handoff_declined", 1500, task=5, plan_version=3, attempt=1, reason=why)]
+    b = measures.handoff_breakdown(src, [ev("handoff_gave_up", 1450, task=5, held=2, reason=why)], 5, 1000)
+    assert b["installed"] is False and b["declined"] == why and b["reason"] == why
+    assert "declined" not in measures.handoff_breakdown(src[:1], [], 5, 1000)
+
+
 def test_expected_counts_cycle_the_lines_and_the_check_says_how_far_off():
     exp = measures.expected_counts(["a", "b", "c"], 7)
     assert exp == Counter({"a": 3, "b": 2, "c": 2})

@@ -140,6 +140,16 @@ public final class HandoffGate<T> {
         return completedVersion >= 0 && version <= completedVersion;
     }
 
+    /**
+     * Whether a chunk of plan {@code version} would start assembling a snapshot: the gate is closed, holds no
+     * chunk of it, has not completed it, and is not assembling a newer one. A check before taking a snapshot
+     * on (its size) belongs here, never in the middle of an assembly.
+     */
+    public synchronized boolean startsSnapshot(long version) {
+        return !isOpen() && version > completedVersion && version >= planVersion
+               && (assembler == null || version > planVersion);
+    }
+
     /** The snapshot is installed: the gate opens and the held tuples are processed, in arrival order. */
     public synchronized List<T> installed() {
         return isOpen() ? List.of() : openWith("installed", null);

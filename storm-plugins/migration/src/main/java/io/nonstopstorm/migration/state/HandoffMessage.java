@@ -17,9 +17,10 @@ public sealed interface HandoffMessage {
     byte KIND_WAKE = 3;
     byte KIND_ABORT = 4;
     byte KIND_INSTALLED = 5;
+    byte KIND_DECLINED = 6;
     /** The longest supervisor id a chunk's reply address carries, in UTF-8 bytes. */
     int MAX_NODE_BYTES = 1024;
-    /** The longest reason an abort carries, in UTF-8 bytes: enough for a log line, never a big message. */
+    /** The longest reason an abort or a refusal carries, in UTF-8 bytes: enough for a log line, never a big message. */
     int MAX_REASON_BYTES = 1024;
 
     /** Source: the old instance reached the end of what it owns; snapshot now, on its own thread. */
@@ -62,6 +63,17 @@ public sealed interface HandoffMessage {
     record Installed(long planVersion, int task, int attempt) implements HandoffMessage {
     }
 
+    /**
+     * Target to source: this task's new home cannot take the snapshot of this move (its heap, the reason says)
+     * and started the task without it; the source may drop its copy and stop resending. Addressed like
+     * {@link Installed}; {@code attempt} is the attempt whose chunk was declined.
+     */
+    record Declined(long planVersion, int task, int attempt, String reason) implements HandoffMessage {
+        public Declined {
+            java.util.Objects.requireNonNull(reason, "reason");
+        }
+    }
+
     /** Target: the gate's deadline passed; look at it even when no tuple arrives. */
     record Wake() implements HandoffMessage {
     }
@@ -82,6 +94,19 @@ public sealed interface HandoffMessage {
     }
 
     static byte[] abort(long planVersion, String reason) {
+        byte[] why = reasonBytes(reason);
+        return ByteBuffer.allocate(4 + 1 + 8 + 4 + why.length).putInt(MAGIC).put(KIND_ABORT).putLong(planVersion)
+            .putInt(why.length).put(why).array();
+    }
+
+    static byte[] declined(long planVersion, int task, int attempt, String reason) {
+        byte[] why = reasonBytes(reason);
+        return ByteBuffer.allocate(4 + 1 + 8 + 4 + 4 + 4 + why.length).putInt(MAGIC).put(KIND_DECLINED)
+            .putLong(planVersion).putInt(task).putInt(attempt).putInt(why.length).put(why).array();
+    }
+
+    /** A reason in UTF-8, at most {@link #MAX_REASON_BYTES}. */
+    private static byte[] reasonBytes(String reason) {
         byte[] why = reason.getBytes(StandardCharsets.UTF_8);
         if (why.length > MAX_REASON_BYTES) {
             // Cut on a character boundary so the receiver reads valid text.
@@ -89,8 +114,19 @@ public sealed interface HandoffMessage {
             why = (cut.endsWith("\uFFFD") ? cut.substring(0, cut.length() - 1) : cut).concat("...")
                 .getBytes(StandardCharsets.UTF_8);
         }
-        return ByteBuffer.allocate(4 + 1 + 8 + 4 + why.length).putInt(MAGIC).put(KIND_ABORT).putLong(planVersion)
-            .putInt(why.length).put(why).array();
+        return why;
+    }
+
+    /** Reads a reason's length and text, refusing a length over the bound or past the message. */
+    private static String readReason(ByteBuffer in, String what) {
+        int length = in.getInt();
+        if (length < 0 || length > MAX_REASON_BYTES || length > in.remaining()) {
+            throw new IllegalArgumentException("handoff " + what + " says its reason is " + length + " bytes, carries "
+                                               + in.remaining() + " (at most " + MAX_REASON_BYTES + ")");
+        }
+        byte[] why = new byte[length];
+        in.get(why);
+        return new String(why, StandardCharsets.UTF_8);
     }
 
     static byte[] installed(long planVersion, int task, int attempt) {
@@ -135,14 +171,13 @@ public sealed interface HandoffMessage {
                 case KIND_INSTALLED -> new Installed(in.getLong(), in.getInt(), in.getInt());
                 case KIND_ABORT -> {
                     long version = in.getLong();
-                    int length = in.getInt();
-                    if (length < 0 || length > MAX_REASON_BYTES || length > in.remaining()) {
-                        throw new IllegalArgumentException("handoff abort says its reason is " + length + " bytes, carries "
-                                                           + in.remaining() + " (at most " + MAX_REASON_BYTES + ")");
-                    }
-                    byte[] why = new byte[length];
-                    in.get(why);
-                    yield new Abort(version, new String(why, StandardCharsets.UTF_8));
+                    yield new Abort(version, readReason(in, "abort"));
+                }
+                case KIND_DECLINED -> {
+                    long version = in.getLong();
+                    int task = in.getInt();
+                    int attempt = in.getInt();
+                    yield new Declined(version, task, attempt, readReason(in, "refusal"));
                 }
                 case KIND_CHUNK -> {
                     long version = in.getLong();

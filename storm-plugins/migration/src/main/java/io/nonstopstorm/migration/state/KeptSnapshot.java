@@ -34,12 +34,16 @@ public final class KeptSnapshot {
     public record Ended(String how) implements Due {
     }
 
-    /** What a confirmation did. */
+    /** What a confirmation (or the target's refusal) did. */
     public sealed interface Confirmation {
     }
 
     /** This confirmation ended the handoff (after {@code attempts} sends): the copy may be dropped. */
     public record Confirmed(int attempts, long tookMs) implements Confirmation {
+    }
+
+    /** The target declined this snapshot (after {@code attempts} sends): the copy is released, its state lost. */
+    public record Declined(int attempts) implements Confirmation {
     }
 
     /** It changed nothing (another move's, a repeat, or one after giving up), and why. */
@@ -99,6 +103,21 @@ public final class KeptSnapshot {
         }
         ended = "confirmed";
         return new Confirmed(attempt, Math.max(0, nowMs - firstSentMs));
+    }
+
+    /**
+     * The target declined the snapshot of plan {@code version} ({@code reason}: its heap cannot take it) and
+     * started the task without it: resending cannot help, so the copy is released.
+     */
+    public synchronized Confirmation declined(long version, String reason) {
+        if (version != planVersion) {
+            return new Ignored("snapshot of plan v" + version + " declined, the kept copy is v" + planVersion);
+        }
+        if (ended != null) {
+            return new Ignored("the copy of plan v" + planVersion + " is no longer kept (" + ended + ")");
+        }
+        ended = "declined by the target: " + reason;
+        return new Declined(attempt);
     }
 
     /** The timer's look: give up past the timeout, resend when a confirmation is overdue, else wait. */

@@ -63,6 +63,20 @@ class HandoffGateTest {
     }
 
     @Test
+    void onlyAChunkOfASnapshotNotYetBegunStartsOne() {
+        List<SnapshotChunk> chunks = chunksOf(new byte[] {1, 2, 3, 4, 5, 6});
+        assertTrue(gate.startsSnapshot(4));
+        gate.chunk(4, chunks.get(0));
+        assertFalse(gate.startsSnapshot(4), "its assembly started");
+        assertFalse(gate.startsSnapshot(3), "an older move is ignored");
+        assertTrue(gate.startsSnapshot(5), "a newer move starts over");
+        gate.chunk(4, chunks.get(1));
+        assertFalse(gate.startsSnapshot(4), "completed");
+        gate.abandon("declined");
+        assertFalse(gate.startsSnapshot(5), "the gate is open");
+    }
+
+    @Test
     void opensEmptyAtTheDeadlineWithTheHeldTuplesFirst() {
         gate.offer("a", 10);
         assertEquals(List.of(), gate.expire(DEADLINE - 1));

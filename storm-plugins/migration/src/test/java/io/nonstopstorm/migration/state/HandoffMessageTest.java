@@ -82,6 +82,39 @@ class HandoffMessageTest {
     }
 
     @Test
+    void aRefusalCarriesItsMoveTaskAttemptAndReason() {
+        String why = "this worker's heap cannot take a snapshot of 54525952 bytes: it needs about 109051904, "
+                     + "92274688 of its 134217728 are free";
+        assertEquals(new HandoffMessage.Declined(12, 5, 2, why),
+                     HandoffMessage.decode(HandoffMessage.declined(12, 5, 2, why)));
+        assertEquals(new HandoffMessage.Declined(1, 0, 1, ""), HandoffMessage.decode(HandoffMessage.declined(1, 0, 1, "")));
+    }
+
+    @Test
+    void aRefusalsLongReasonIsCutToTheBoundOnACharacter() {
+        String longWhy = "\u00e9".repeat(HandoffMessage.MAX_REASON_BYTES);   // two UTF-8 bytes each
+        HandoffMessage.Declined cut =
+            (HandoffMessage.Declined) HandoffMessage.decode(HandoffMessage.declined(3, 9, 1, longWhy));
+        assertTrue(cut.reason().endsWith("...") && !cut.reason().contains("\uFFFD"), cut.reason());
+        assertTrue(cut.reason().getBytes(StandardCharsets.UTF_8).length <= HandoffMessage.MAX_REASON_BYTES);
+        assertEquals(9, cut.task());
+    }
+
+    @Test
+    void aTruncatedOrLyingRefusalIsRejected() {
+        byte[] declined = HandoffMessage.declined(3, 9, 1, "no room");
+        assertThrows(IllegalArgumentException.class,
+            () -> HandoffMessage.decode(Arrays.copyOf(declined, declined.length - 1)));
+        assertThrows(IllegalArgumentException.class, () -> HandoffMessage.decode(Arrays.copyOf(declined, 16)));
+        byte[] lying = declined.clone();
+        lying[21] = 0x7F;   // a reason length far past the message
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> HandoffMessage.decode(lying));
+        assertTrue(e.getMessage().contains("refusal says its reason"), e.getMessage());
+        byte[] padded = Arrays.copyOf(declined, declined.length + 1);
+        assertThrows(IllegalArgumentException.class, () -> HandoffMessage.decode(padded));
+    }
+
+    @Test
     void whatAComponentEmitsIsNotTakenForAMessage() {
         assertFalse(HandoffMessage.isHandoff("event"));
         assertFalse(HandoffMessage.isHandoff(new byte[] {1, 2, 3, 4, 5, 6}));

@@ -60,6 +60,26 @@ class KeptSnapshotTest {
     }
 
     @Test
+    void aRefusalOfThisMoveReleasesTheCopyOnceAndNothingIsSentAgain() {
+        assertEquals(new KeptSnapshot.Resend(2), copy.check(11_000));
+        assertEquals(new KeptSnapshot.Declined(2), copy.declined(7, "no room"));
+        assertFalse(copy.kept());
+        KeptSnapshot.Ended ended = assertInstanceOf(KeptSnapshot.Ended.class, copy.check(13_000));
+        assertTrue(ended.how().contains("no room"), ended.how());
+        assertInstanceOf(KeptSnapshot.Ignored.class, copy.declined(7, "no room"));   // answered again at a resend
+        assertInstanceOf(KeptSnapshot.Ignored.class, copy.confirm(7, 13_000));
+    }
+
+    @Test
+    void aRefusalOfAnotherPlanVersionOrAfterTheCopyEndedChangesNothing() {
+        KeptSnapshot.Ignored other = assertInstanceOf(KeptSnapshot.Ignored.class, copy.declined(6, "no room"));
+        assertTrue(other.why().contains("v6"), other.why());
+        assertTrue(copy.kept());
+        assertEquals(new KeptSnapshot.Confirmed(1, 100), copy.confirm(7, 10_100));
+        assertInstanceOf(KeptSnapshot.Ignored.class, copy.declined(7, "no room"));
+    }
+
+    @Test
     void aDroppedCopyIsNeitherSentAgainNorConfirmed() {
         assertTrue(copy.drop("the task runs here again"));
         assertFalse(copy.drop("again"));

@@ -9,6 +9,7 @@ import io.nonstopstorm.migration.state.HandoffGate;
 import io.nonstopstorm.migration.state.HandoffLimits;
 import io.nonstopstorm.migration.state.HandoffMessage;
 import io.nonstopstorm.migration.state.HandoffState;
+import io.nonstopstorm.migration.state.HeapRoom;
 import io.nonstopstorm.migration.state.KeptSnapshot;
 import io.nonstopstorm.migration.state.SnapshotChunk;
 import io.nonstopstorm.migration.state.SnapshotChunker;
@@ -74,7 +75,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Target: a started executor's tasks get a closed gate before their first tuple; a task whose bolt
  * does not opt in opens it at its first tuple. The gate opens when the snapshot is installed, or empty
- * at its deadline.
+ * at its deadline. A snapshot this worker's heap cannot take is declined at its first chunk ({@link HeapRoom}):
+ * the gate opens without it and the source is told, so it stops resending.
  */
 public final class StateHandoffs {
     private static final Logger LOG = LoggerFactory.getLogger(StateHandoffs.class);
@@ -110,6 +112,7 @@ public final class StateHandoffs {
     private final MigrationEventLog events;
     private final LongSupplier clock;
     private final ScheduledExecutorService scheduler;
+    private final HeapRoom.Heap heap;
     /** Target: the gate of each task whose new instance waits for its state. */
     private final Map<Integer, HandoffGate<TupleImpl>> gates = new ConcurrentHashMap<>();
     /** Source: tasks whose old instance handed its state over and now forwards what it receives. */
@@ -127,6 +130,8 @@ public final class StateHandoffs {
     private final Map<Integer, KeptSnapshot> kept = new ConcurrentHashMap<>();
     /** Target: the chunk that completed the snapshot each task installed here (a resend of it is answered again). */
     private final Map<Integer, HandoffMessage.Chunk> installedHere = new ConcurrentHashMap<>();
+    /** Target: the snapshot each task declined here, and why (its later chunks are dropped, a resend answered). */
+    private final Map<Integer, DeclinedHere> declinedHere = new ConcurrentHashMap<>();
     /**
      * Target: one empty file per task whose gate waits, named by the task, under the slot's own directory
      * (same topology and port across the worker's relaunches): a relaunched worker closes their gates again.
@@ -142,13 +147,24 @@ public final class StateHandoffs {
     private record Arrival(HandoffGate<TupleImpl> gate, byte[] snapshot, String withoutState, HandoffMessage.Chunk from) {
     }
 
+    /** A snapshot declined here: the chunk it was declined at (which move, where to answer) and why. */
+    private record DeclinedHere(HandoffMessage.Chunk at, String reason) {
+    }
+
     StateHandoffs(WorkerState ws, HandoffLimits limits, MigrationEventLog events, LongSupplier clock,
                   ScheduledExecutorService scheduler) {
+        this(ws, limits, events, clock, scheduler, HeapRoom.THIS_JVM);
+    }
+
+    /** @param heap the heap a snapshot must fit in (this JVM's, but for tests) */
+    StateHandoffs(WorkerState ws, HandoffLimits limits, MigrationEventLog events, LongSupplier clock,
+                  ScheduledExecutorService scheduler, HeapRoom.Heap heap) {
         this.ws = ws;
         this.limits = limits;
         this.events = events;
         this.clock = clock;
         this.scheduler = scheduler;
+        this.heap = heap;
         this.kryo = ThreadLocal.withInitial(() -> SerializationFactory.getKryo(ws.getTopologyConf()));
         this.serializer = ThreadLocal.withInitial(() -> new KryoTupleSerializer(ws.getTopologyConf(),
                                                                                   ws.getWorkerTopologyContext()));
@@ -320,6 +336,7 @@ public final class StateHandoffs {
                          stale.planVersion());
             }
             installedHere.remove(t);
+            declinedHere.remove(t);
             gates.put(t, new HandoffGate<>(limits, x -> TupleSizeEstimate.of(x.getValues()), deadlineMs));
             congested.remove(t);
             markWaiting(t);
@@ -341,7 +358,7 @@ public final class StateHandoffs {
      * connection, so they reach the queue after the snapshot is whole.
      */
     void takeChunks(ArrayList<AddressedTuple> batch) {
-        if (!gates.isEmpty() || !kept.isEmpty() || !installedHere.isEmpty()) {
+        if (!gates.isEmpty() || !kept.isEmpty() || !installedHere.isEmpty() || !declinedHere.isEmpty()) {
             batch.removeIf(this::tookChunk);
         }
     }
@@ -361,6 +378,13 @@ public final class StateHandoffs {
             confirmed(i);
             return true;
         }
+        if (m instanceof HandoffMessage.Declined d) {
+            declinedThere(d);
+            return true;
+        }
+        if (m instanceof HandoffMessage.Chunk c && declinedBefore(at.dest, c, 0)) {
+            return true;
+        }
         HandoffGate<TupleImpl> gate = gates.get(at.dest);
         if (gate == null) {
             // A resend of a snapshot this worker installed (its confirmation was lost or late): answer again.
@@ -373,6 +397,12 @@ public final class StateHandoffs {
         }
         if (!(m instanceof HandoffMessage.Chunk c)) {
             return false;
+        }
+        Optional<String> noRoom = declineIfNoRoom(at.dest, gate, c, 0);
+        if (noRoom.isPresent()) {
+            // Opened as an abort opens it: the task starts without the state, the worker stays up.
+            arrive(at.dest, new Arrival(gate, null, noRoom.get(), null));
+            return true;
         }
         Optional<byte[]> whole;
         try {
@@ -400,6 +430,72 @@ public final class StateHandoffs {
             sendInstalled(taskId, done.planVersion(), done.attempt(), c.replyTo(), 0);
         }
         return true;
+    }
+
+    /**
+     * Target: whether {@code c} is of the snapshot this task declined here; then it is dropped without a word,
+     * and a resend's first chunk is answered with the refusal again (the first answer may have been lost).
+     */
+    private boolean declinedBefore(int taskId, HandoffMessage.Chunk c, long waitMs) {
+        DeclinedHere d = declinedHere.get(taskId);
+        if (d == null || !d.at().ofSameSnapshotAs(c)) {
+            return false;
+        }
+        if (c.chunk().index() == 0) {
+            LOG.debug("nonstop: task {}: the source resent the snapshot of plan v{} it declined; told again",
+                      taskId, c.planVersion());
+            sendDeclined(taskId, d, waitMs);
+        }
+        return true;
+    }
+
+    /**
+     * Target: a chunk that would start assembling a snapshot (never one in the middle of an assembly): when this
+     * worker's heap cannot take the whole of it, the snapshot is declined and the source told. The caller opens
+     * the gate without the state.
+     *
+     * @return why it was declined; empty when it is taken on as before
+     */
+    private Optional<String> declineIfNoRoom(int taskId, HandoffGate<TupleImpl> gate, HandoffMessage.Chunk c,
+                                             long waitMs) {
+        if (!gate.startsSnapshot(c.planVersion())) {
+            return Optional.empty();
+        }
+        Optional<String> why = HeapRoom.refusal(c.chunk().totalBytes(), heap);
+        why.ifPresent(reason -> {
+            DeclinedHere d = new DeclinedHere(c, reason);
+            declinedHere.put(taskId, d);
+            LOG.warn("nonstop: task {} declines its handed-over state (plan v{}, attempt {}) and starts without it: {}",
+                     taskId, c.planVersion(), c.attempt(), reason);
+            sendDeclined(taskId, d, waitMs);
+        });
+        return why;
+    }
+
+    private void sendDeclined(int taskId, DeclinedHere d, long waitMs) {
+        HandoffMessage.Chunk at = d.at();
+        replyToSource(taskId, at.replyTo(), HandoffMessage.declined(at.planVersion(), taskId, at.attempt(), d.reason()),
+                      "the refusal", waitMs);
+    }
+
+    /** Source: the target declined the snapshot (its heap); the kept copy is released and not sent again. */
+    private void declinedThere(HandoffMessage.Declined d) {
+        KeptSnapshot k = kept.get(d.task());
+        if (k == null) {
+            LOG.debug("nonstop: task {}: snapshot of plan v{} declined again; nothing kept", d.task(), d.planVersion());
+            return;
+        }
+        KeptSnapshot.Confirmation c = k.declined(d.planVersion(), d.reason());
+        if (c instanceof KeptSnapshot.Declined) {
+            kept.remove(d.task(), k);
+            LOG.warn("nonstop: task {}: its new home could not take the state of plan v{} (attempt {}) and started "
+                     + "without it; the copy here is released, the state is lost: {}", d.task(), d.planVersion(),
+                     d.attempt(), d.reason());
+            events.append("handoff_declined", Map.of("port", ws.port, "task", d.task(), "plan_version", d.planVersion(),
+                                                     "attempt", d.attempt(), "reason", d.reason()));
+        } else if (c instanceof KeptSnapshot.Ignored ignored) {
+            LOG.debug("nonstop: task {}: refusal ignored: {}", d.task(), ignored.why());
+        }
     }
 
     /** Source, on the receive path: the target confirmed an install; the kept copy is dropped. */
@@ -508,6 +604,8 @@ public final class StateHandoffs {
                 receive(executor, bolt, taskId, c);
             } else if (m instanceof HandoffMessage.Installed i) {
                 confirmed(i);   // usually taken off the receive path
+            } else if (m instanceof HandoffMessage.Declined d) {
+                declinedThere(d);   // usually taken off the receive path
             } else if (m instanceof HandoffMessage.Abort a) {
                 // Usually taken off the receive path; one that came before this worker started the new instance
                 // was parked with its tuples and arrives here.
@@ -750,6 +848,9 @@ public final class StateHandoffs {
 
     /** Target: one chunk; the complete snapshot is installed before any held tuple is processed. */
     private void receive(Executor executor, Object bolt, int taskId, HandoffMessage.Chunk c) throws Exception {
+        if (declinedBefore(taskId, c, limits.transferTimeoutMs())) {
+            return;
+        }
         HandoffGate<TupleImpl> gate = gates.get(taskId);
         HandoffState<?> s = handoffOf(bolt, ws.getWorkerTopologyContext());
         if (gate == null || s == null) {
@@ -757,6 +858,11 @@ public final class StateHandoffs {
                 LOG.warn("nonstop: task {} got a snapshot chunk it does not wait for (plan v{}); ignored", taskId,
                          c.planVersion());
             }
+            return;
+        }
+        Optional<String> noRoom = declineIfNoRoom(taskId, gate, c, limits.transferTimeoutMs());
+        if (noRoom.isPresent()) {
+            release(executor, taskId, gate, gate.abandon(noRoom.get()));
             return;
         }
         Optional<byte[]> whole;
@@ -799,13 +905,18 @@ public final class StateHandoffs {
         release(executor, taskId, gate, gate.installed());
     }
 
-    /**
-     * Target: tells the source's worker that the snapshot is installed. Addressed to any task this worker's
-     * routing maps to the source's slot (the moving task's own tuples route here), the task named inside.
-     * Waits out back pressure at most {@code waitMs}; a confirmation that does not go out is answered again at
-     * the source's next resend.
-     */
+    /** Target: tells the source's worker that the snapshot is installed ({@link #replyToSource}). */
     private void sendInstalled(int taskId, long planVersion, int attempt, HandoffMessage.ReplyTo to, long waitMs) {
+        replyToSource(taskId, to, HandoffMessage.installed(planVersion, taskId, attempt), "the install", waitMs);
+    }
+
+    /**
+     * Target: sends {@code body} (an answer about {@code taskId}'s snapshot, {@code what} it tells) to the source's
+     * worker. Addressed to any task this worker's routing maps to the source's slot (the moving task's own tuples
+     * route here), the task named inside. Waits out back pressure at most {@code waitMs}; an answer that does not
+     * go out is given again at the source's next resend.
+     */
+    private void replyToSource(int taskId, HandoffMessage.ReplyTo to, byte[] body, String what, long waitMs) {
         NodeInfo source = new NodeInfo(to.node(), Set.of((long) to.port()));
         Integer via = null;
         for (Map.Entry<Integer, NodeInfo> e : ws.cachedTaskToNodePort.get().entrySet()) {
@@ -816,16 +927,15 @@ public final class StateHandoffs {
         }
         if (via == null) {
             LOG.warn("nonstop: task {}: no task of the source's worker {}:{} is routed to from here; it is not told of "
-                     + "the install and releases its copy at {}", taskId, to.node(), to.port(),
+                     + "{} and releases its copy at {}", taskId, to.node(), to.port(), what,
                      HandoffLimits.CONFIRM_TIMEOUT_MS);
             return;
         }
-        AddressedTuple t = new AddressedTuple(via, message(taskId, HandoffMessage.installed(planVersion, taskId, attempt)));
+        AddressedTuple t = new AddressedTuple(via, message(taskId, body));
         if (send(t, clock.getAsLong() + waitMs)) {
             ws.tryFlushRemotes();
         } else {
-            LOG.warn("nonstop: task {}: its install confirmation could not be sent; the source's resend asks again",
-                     taskId);
+            LOG.warn("nonstop: task {}: {} could not be sent to the source; its resend asks again", taskId, what);
         }
     }
 
