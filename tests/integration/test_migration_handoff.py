@@ -6,7 +6,9 @@ worker), every move's state sent by its source and installed at its target. The 
 handoff loses the moved executors' counts (test_migration_state.py).
 With an early buffer smaller than what reaches the new instance before its state, the gate holds on and
 the executor waits for the state (F7, docs/state-handoff.md) instead of starting without it. A snapshot
-over the size limit is not sent (F2): both workers say why, and the new instance does not wait for it."""
+over the size limit is not sent (F2): both workers say why, and the new instance does not wait for it. A
+snapshot that reaches its new home before the executor has started there waits for it, over and back. A
+target whose heap cannot take the snapshot declines it and stays up; the source stops sending it."""
 
 from __future__ import annotations
 
@@ -31,10 +33,17 @@ NAME = "mig-handoff"
 NAME_HUNDRED = "mig-handoff-100"
 NAME_FULL = "mig-handoff-full"
 NAME_TOO_LARGE = "mig-handoff-large"
+NAME_EARLY = "mig-handoff-early"
+NAME_NO_ROOM = "mig-handoff-noroom"
 MAX_BYTES_KEY = "nonstop.migration.state.max.bytes"
 CHUNK_BYTES_KEY = "nonstop.migration.state.chunk.bytes"
 EARLY_BUFFER_BYTES_KEY = "nonstop.migration.state.early.buffer.bytes"
+TAKE_IN_DELAY_KEY = "nonstop.migration.test.take.in.delay.ms"
+HEAP_FREE_KEY = "nonstop.migration.test.handoff.heap.free.bytes"
+CONFIRM_RESEND_KEY = "nonstop.migration.state.confirm.resend.ms"
+RESEND_MS = 1000
 SWITCH_DELAY_MS = 3000
+TAKE_IN_DELAY_MS = 2000  # a target takes a moving-in task in (its gate, its executor) this late
 RATE = 20                # sentences/s
 SENTENCES = 300
 COUNTED_BEFORE = 200     # words counted before the first move, so every moving instance has state
@@ -124,6 +133,55 @@ def test_a_snapshot_over_the_limit_is_not_sent_and_both_workers_say_why(cluster,
         run.kill()
 
 
+def test_a_target_whose_heap_cannot_take_the_snapshot_declines_it_stays_up_and_the_source_stops_sending(
+        cluster, tmp_path):
+    # Every worker offers a snapshot 16 bytes of heap (a test-only worker property; the heap check is
+    # HeapRoom's): the target turns the state down at its first chunk instead of running out of memory.
+    t0_ms = time.time() * 1000
+    input_file = sentences_subset(tmp_path, SENTENCES)
+    feed = FeedSwitch(tmp_path / "rate-schedule.txt")
+    run = Run(cluster, "wordcount-java", NAME_NO_ROOM,
+              [f"workload.input={input_file}", "workload.total=0", feed.setting(), "topology.workers=2",
+               "workload.par.split=2", "workload.par.count=4", "topology.message.timeout.secs=60",
+               f"topology.worker.childopts=-D{HEAP_FREE_KEY}=16", f"{CONFIRM_RESEND_KEY}={RESEND_MS}"])
+    client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
+    try:
+        a, b = both_workers(cluster, run.topo_id)
+        pids = pids_of(cluster, run.topo_id, (a, b))
+        mover = Mover(cluster, client, NAME_NO_ROOM, run.topo_id, handoffs=True)
+        on_a = next(e for e in executors_of(cluster, run.topo_id, "count") if mover.assignment()[e] == a)
+        feed.start(RATE)
+        wait_for("words counted", lambda: read_counts(run.dirs(), "count").tuples >= COUNTED_BEFORE // 4, 180, 1)
+        m = mover.move(on_a, b)
+        mover.finish(m)
+        task = on_a.start
+
+        def outcome():
+            events = events_since(cluster, (a, b), t0_ms)
+            declined = [e for e in events if e.get("event") == "handoff_declined" and e["task"] == task]
+            gave_up = [e for e in events if e.get("event") == "handoff_gave_up" and e["task"] == task]
+            return (declined, gave_up) if declined and gave_up else None
+        declined, gave_up = wait_for("the target's refusal and the source's release of its copy", outcome, 30, 0.5)
+        assert len(declined) == 1 and declined[0]["port"] == int(a.rsplit(":", 1)[1]), declined
+        assert "heap cannot take a snapshot" in declined[0]["reason"], declined
+        assert len(gave_up) == 1 and gave_up[0]["port"] == int(b.rsplit(":", 1)[1]), gave_up
+        assert "heap cannot take a snapshot" in gave_up[0]["reason"], gave_up
+        feed.stop()
+        totals = wait_stream_settled(run)
+        assert totals.acked == totals.emitted and totals.failed == 0, totals
+        # The source released its copy at the refusal: nothing was sent again (a kept copy is resent every
+        # RESEND_MS until confirmed), nothing installed.
+        wait_for("two resend periods after the refusal",
+                 lambda: time.time() * 1000 > declined[0]["t_ms"] + 2 * RESEND_MS, 30, 0.2)
+        events = events_since(cluster, (a, b), t0_ms)
+        assert not [e for e in events if e.get("event") in ("handoff_resent", "handoff_installed", "handoff_confirmed")
+                    and e.get("task") == task], events
+        assert pids_of(cluster, run.topo_id, (a, b)) == pids, "a worker restarted"
+    finally:
+        client.stop()
+        client.close()
+        run.kill()
+
 def events_since(cluster, slots, t0_ms):
     return [e for slot in slots for e in slot_events(cluster.spec, slot) if e.get("t_ms", 0) >= t0_ms]
 
@@ -139,6 +197,32 @@ class Moved:
     moves: list[Move]             # one per executor moved, in order
     rows: list[series.Second]     # the feed's per-second series
 
+
+def test_a_snapshot_that_reaches_its_new_home_before_the_executor_starts_waits_there_over_and_back(cluster, tmp_path):
+    # Every target takes its moving-in task in 2 s late (a test-only worker property): no gate waits for the
+    # source's snapshot there yet and no executor runs the task, so the chunks are parked until it starts. On the way back the target is the task's old home, whose
+    # routing once followed the task away: the chunks must wait for the executor there too, not go back to the
+    # source (which would take them for the snapshot it installed on the way over).
+    def over_and_back(where, a, b):
+        moving = one_on_each(where, a, b)[0]
+        return {moving: b}, {moving: a}
+    delayed = [f"topology.worker.childopts=-D{TAKE_IN_DELAY_KEY}={TAKE_IN_DELAY_MS}"]
+    moved = moved_counts_exact(cluster, tmp_path, NAME_EARLY, delayed, over_and_back)
+    assert len(moved.moves) == 2
+    for m in moved.moves:
+        task, target_port = m.executor.start, int(m.target.rsplit(":", 1)[1])
+        after = [e for e in moved.events if e.get("t_ms", 0) >= m.t0_ms]
+        sent = [e for e in after if e.get("event") == "handoff_sent" and e["task"] == task]
+        started = [e for e in after if e.get("event") == "started" and e.get("executor") == str(m.executor)
+                   and e.get("port") == target_port]
+        installed = [e for e in after if e.get("event") == "handoff_installed" and e["task"] == task
+                     and e.get("port") == target_port]
+        assert sent and started and installed, (m, after)
+        # The whole snapshot was out before its executor existed at the target, and the first copy was the one
+        # installed: it waited there (a chunk sent elsewhere would have needed the source's resend, attempt 2).
+        assert sent[0]["t_ms"] < started[0]["t_ms"], (sent, started)
+        assert started[0]["unparked"] >= 1, started
+        assert [e["attempt"] for e in installed] == [1], installed
 
 def moved_counts_exact(cluster, tmp_path, name, settings, plans, count_tasks=4) -> Moved:
     """Runs the word count (`count_tasks` count executors) with `settings`, makes the live moves

@@ -3,6 +3,7 @@ order of the runs (each repetition rotates the ways; sizes run smallest first on
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -41,7 +42,17 @@ NONSTOP_STATEFUL = Way("nonstop-stateful", ClusterRun("nonstop-stateful", True, 
 WAYS = {w.name: w for w in (NONSTOP, NONSTOP_STATEFUL, STORM_RESTART)}
 
 _UNITS = {"": 1, "B": 1, "KB": 1024, "MB": 1024 ** 2}
-MAX_BYTES = 200 * 1024 ** 2     # a keep task holds this much twice (its ballast and a snapshot) in a 1 GB worker
+MAX_BYTES = 200 * 1024 ** 2     # a keep task holds this much twice (its ballast and a snapshot) in its worker
+MIN_WORKER_HEAP_MB = 768          # Storm's worker.heap.memory.mb default
+
+
+def worker_heap_mb(state_bytes: int) -> int:
+    """The -Xmx every worker of a run gets (every way alike). Storm sizes a worker's heap by the executors it
+    was launched with (128 MB each by default), so a worker holding only an acker gets -Xmx128m and cannot
+    take in a moved task's tens of MB; an operator sizes workers for the state they will receive. A source
+    holds the state, its serialised copy and the kept chunks, a target the chunks, the assembled bytes and
+    the restored state: about 6x the state, on top of Storm's own 256 MB."""
+    return max(MIN_WORKER_HEAP_MB, 256 + math.ceil(6 * state_bytes / 1024 ** 2))
 
 
 def parse_size(text: str) -> int:

@@ -55,6 +55,8 @@ def settings(opts: design.Options, way: design.Way, size: int, input_file: Path,
     out = [f"workload.input={input_file}", f"workload.rate.schedule={rate_file}", f"workload.rate={opts.rate}",
            f"workload.state.bytes={size}", f"workload.keep.kind={way.keep_kind}", f"topology.workers={WORKERS}",
            f"topology.acker.executors={WORKERS}", "topology.message.timeout.secs=30",
+           # after worker.childopts on the worker's command line, so this -Xmx is the one the JVM takes
+           f"topology.worker.childopts=-Xmx{design.worker_heap_mb(size)}m",
            # the handoff refuses snapshots over its limit; this benchmark's largest must fit
            f"nonstop.migration.state.max.bytes={max(64 << 20, 2 * size)}"]
     if way.keep_kind == "stateful":
@@ -234,7 +236,8 @@ class SizeRun:
 def run_way(way: design.Way, rep: int, opts: design.Options, home: Path, port_base: int,
             echo: Callable[[str], None]) -> list[dict]:
     """Every size on one fresh cluster of this way, with the machine's records around each run."""
-    spec = cluster_spec(way.cluster, home, port_base)
+    # Each repetition's cluster home (its logs) is kept: a run that went wrong can be read afterwards.
+    spec = cluster_spec(way.cluster, home / f"rep{rep + 1}", port_base)
     echo(f"[{way.name}] repetition {rep + 1}: a fresh cluster in {spec.home}")
     manager.up(spec, timeout_s=300, echo=lambda msg: echo(f"[{way.name}] {msg}"))
     client = zk.connect(f"{spec.control_host}:{spec.zk_port}", auth=cluster_zk_auth(spec.home))
@@ -250,7 +253,7 @@ def run_way(way: design.Way, rep: int, opts: design.Options, home: Path, port_ba
             except (UserError, RuntimeError, OSError) as e:
                 echo(f"[{way.name}] {design.size_label(size)} FAILED: {e}")
                 rec = {"way": way.name, "state_bytes": size, "error": str(e), "moves": []}
-            rec |= {"repetition": rep, "busy_start": start["busy"],
+            rec |= {"repetition": rep, "busy_start": start["busy"], "worker_heap_mb": design.worker_heap_mb(size),
                     "machine": {"start": start, "end": machine.now(), "waited_for_quiet_s": waited}}
             out.append(rec)
     finally:

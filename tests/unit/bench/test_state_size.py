@@ -2,6 +2,7 @@
 handoff's breakdown from events, the counts check and the summary over runs."""
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,17 @@ def test_sizes_are_read_in_binary_units_and_bad_ones_are_refused_with_the_reason
             design.parse_size(bad)
     assert [design.size_label(n) for n in (1024, 50 << 20, 1500)] == ["1KB", "50MB", "1500B"]
 
+
+
+def test_every_worker_is_sized_for_the_state_it_may_receive_with_storms_default_as_the_floor():
+    assert design.worker_heap_mb(1024) == design.MIN_WORKER_HEAP_MB == 768
+    assert design.worker_heap_mb(50 << 20) == 768            # 256 + 6 x 50
+    assert design.worker_heap_mb(100 << 20) == 856
+    assert design.worker_heap_mb(design.MAX_BYTES) == 256 + 6 * 200
+    from pycontrol.bench.state_size import runner
+    opts = design.make_options("1KB", "nonstop", 1, 100, 2, 20)
+    conf = runner.settings(opts, design.NONSTOP, 100 << 20, Path("in"), Path("rate"), Path("state"))
+    assert "topology.worker.childopts=-Xmx856m" in conf
 
 def test_options_sort_sizes_refuse_unknown_ways_and_say_their_command():
     opts = design.make_options("10MB,1KB,1KB", "storm-restart,nonstop", 3, 100, 4, 20)

@@ -120,6 +120,9 @@ final class LiveMoves {
                 // Coming back before its lazy kill: the old instance stops first, then one starts afresh.
                 stopSuperseded(moves.plan(r, MoveRole.TARGET, version, writtenAt, now));
             }
+            if (!diff.toAdd().isEmpty()) {
+                takeInLate(Long.getLong(NonstopWorkerRuntime.TEST_TAKE_IN_DELAY_MS, 0L));
+            }
             if (handoffs != null) {
                 // Closed before the executors start, so no tuple reaches a new instance ahead of its state.
                 for (ExecutorId r : diff.toAdd()) {
@@ -151,6 +154,21 @@ final class LiveMoves {
             return true;
         } finally {
             movesLock.unlock();
+        }
+    }
+
+    /**
+     * Test only ({@link NonstopWorkerRuntime#TEST_TAKE_IN_DELAY_MS}): the arriving tasks have neither a gate nor
+     * an executor here yet, so what peers that switched already send them (a snapshot among it) must wait.
+     */
+    private static void takeInLate(long delayMs) {
+        if (delayMs <= 0) {
+            return;
+        }
+        try {
+            Thread.sleep(delayMs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -89,6 +89,8 @@ public final class NonstopWorkerRuntime {
      * flushed only once the refresh maps it to this worker.
      */
     public static final String TEST_ARRIVAL_HOLD_MS = "nonstop.migration.test.arrival.hold.ms";
+    /** Test only: milliseconds a worker waits before it takes in the tasks moving in (their gates, executors). */
+    public static final String TEST_TAKE_IN_DELAY_MS = "nonstop.migration.test.take.in.delay.ms";
     /** The one clock of a worker's migration path (the agent's first event comes before the runtime exists). */
     private static final LongSupplier WALL_CLOCK = System::currentTimeMillis;
     private static volatile NonstopWorkerRuntime instance;

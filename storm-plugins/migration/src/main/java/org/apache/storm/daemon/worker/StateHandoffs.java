@@ -92,6 +92,8 @@ public final class StateHandoffs {
      * kill its worker between the barrier and the install (F1).
      */
     public static final String TEST_INSTALL_DELAY_MS = "nonstop.migration.test.handoff.install.delay.ms";
+    /** Test only: the free heap, in bytes, this worker offers a handed-over snapshot (the real heap otherwise). */
+    public static final String TEST_HEAP_FREE_BYTES = "nonstop.migration.test.handoff.heap.free.bytes";
 
     private static volatile StateHandoffs active;
     /** Tasks of this JVM whose bolt opts in (registered at the executor's init). */
@@ -153,7 +155,25 @@ public final class StateHandoffs {
 
     StateHandoffs(WorkerState ws, HandoffLimits limits, MigrationEventLog events, LongSupplier clock,
                   ScheduledExecutorService scheduler) {
-        this(ws, limits, events, clock, scheduler, HeapRoom.THIS_JVM);
+        this(ws, limits, events, clock, scheduler, heapOfThisWorker());
+    }
+
+    private static HeapRoom.Heap heapOfThisWorker() {
+        Long free = Long.getLong(TEST_HEAP_FREE_BYTES);
+        if (free == null) {
+            return HeapRoom.THIS_JVM;
+        }
+        return new HeapRoom.Heap() {
+            @Override
+            public long maxBytes() {
+                return free;
+            }
+
+            @Override
+            public long usedBytes() {
+                return 0;
+            }
+        };
     }
 
     /** @param heap the heap a snapshot must fit in (this JVM's, but for tests) */
