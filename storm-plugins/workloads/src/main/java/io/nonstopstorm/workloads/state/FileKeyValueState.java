@@ -33,14 +33,16 @@ import org.apache.storm.state.Serializer;
  * after it. So a checkpoint costs what changed, not the whole state, as with Storm's Redis state (which writes
  * its pending changes), and a state holding tens of MB of values that never change does not rewrite them every
  * checkpoint. A new instance over the same directory (a relaunched worker) starts from the committed contents
- * and still knows a prepared transaction, so Storm's recovery can commit or roll it back.
+ * and still knows a prepared transaction, so Storm's recovery can commit or roll it back. A {@code COMMIT} of the
+ * transaction last committed is taken again without a change: Storm's checkpoint spout sends it again whenever
+ * the first one's tuple tree failed (a worker relaunched meanwhile, a timeout), to bolts that had committed it.
  *
  * <p>A live move hands over only what the files lack ({@link StoreBackedState}): the working copy's changes
  * against the committed contents, which is what a new instance over the same directory starts from. The
  * directory is the store, so it must be one the old and the new worker both reach (on a local cluster, any).
  *
- * <p>File forms: a full copy is the number of the last change it holds (8 bytes, big-endian), then the map as
- * the topology's state serializer writes it; a change file (and the prepared one) is the transaction id, then
+ * <p>File forms: a full copy is the number of the last change it holds and the last transaction id committed
+ * (8 bytes each, big-endian; {@value #NO_TXID} for none), then the map as the topology's state serializer writes it; a change file (and the prepared one) is the transaction id, then
  * a map of the puts and a list of the deletes. Every write goes to a temporary file renamed into place, so a
  * crash leaves the old file whole; a full copy is renamed into place before the change files it covers are
  * removed.
@@ -60,6 +62,8 @@ public final class FileKeyValueState<K, V> implements KeyValueState<K, V>, Store
     /** Number of the last committed change file (0: none since the directory was made). */
     private long lastChange;
     private Optional<Long> preparedTxid;
+    /** The last transaction committed ({@value #NO_TXID}: none yet), as the files say. */
+    private long committedTxid;
     /** What this instance prepared and has not committed yet. */
     private Optional<Change> prepared = Optional.empty();
 
@@ -75,17 +79,20 @@ public final class FileKeyValueState<K, V> implements KeyValueState<K, V>, Store
         Optional<FullCopy<K, V>> full = readFull();
         this.committed = full.map(FullCopy::entries).orElseGet(HashMap::new);
         this.lastChange = full.map(FullCopy::lastChange).orElse(0L);
+        this.committedTxid = full.map(FullCopy::committedTxid).orElse(NO_TXID);
         for (long n : changeNumbers()) {
             if (n > lastChange) {
-                readChange(changeFile(n)).orElseThrow().applyTo(committed);
+                Change change = readChange(changeFile(n)).orElseThrow();
+                change.applyTo(committed);
                 lastChange = n;
+                committedTxid = change.txid() == NO_TXID ? committedTxid : change.txid();
             }
         }
         this.current = new HashMap<>(committed);
         this.preparedTxid = readChange(PREPARED).map(Change::txid);
     }
 
-    private record FullCopy<K, V>(long lastChange, Map<K, V> entries) {
+    private record FullCopy<K, V>(long lastChange, long committedTxid, Map<K, V> entries) {
     }
 
     /** One transaction's changes: deletes first, then puts (UnstoredChanges never has a key in both). */
@@ -144,6 +151,9 @@ public final class FileKeyValueState<K, V> implements KeyValueState<K, V>, Store
 
     @Override
     public void commit(long txid) {
+        if (preparedTxid.isEmpty() && txid == committedTxid && txid != NO_TXID) {
+            return;   // a COMMIT sent again after its tuple tree failed: this one is in the files already
+        }
         if (preparedTxid.isEmpty() || preparedTxid.get() != txid) {
             throw new IllegalStateException("cannot commit txid " + txid + ": the prepared one is "
                 + preparedTxid.map(String::valueOf).orElse("none"));
@@ -152,6 +162,7 @@ public final class FileKeyValueState<K, V> implements KeyValueState<K, V>, Store
         Change change = prepared.or(() -> readChange(PREPARED)).orElseThrow(() -> new IllegalStateException(
             "txid " + txid + " was prepared but " + dir.resolve(PREPARED) + " is gone"));
         move(PREPARED, changeFile(lastChange + 1));
+        committedTxid = txid;   // before committed(): a full copy written there records it
         committed(change);
         preparedTxid = Optional.empty();
         prepared = Optional.empty();
@@ -188,6 +199,7 @@ public final class FileKeyValueState<K, V> implements KeyValueState<K, V>, Store
     private void writeFull() {
         write(COMMITTED, data -> {
             data.writeLong(lastChange);
+            data.writeLong(committedTxid);
             data.write(serializer.serialize(new HashMap<>(committed)));
         });
         for (long n : changeNumbers()) {
@@ -252,11 +264,12 @@ public final class FileKeyValueState<K, V> implements KeyValueState<K, V>, Store
     private Optional<FullCopy<K, V>> readFull() {
         return read(COMMITTED, data -> {
             long last = data.readLong();
+            long txid = data.readLong();
             Object map = serializer.deserialize(data.readAllBytes());
             if (!(map instanceof Map<?, ?> m)) {
                 throw new IllegalStateException(dir.resolve(COMMITTED) + " does not hold a map but " + map);
             }
-            return new FullCopy<>(last, new HashMap<>((Map<K, V>) m));
+            return new FullCopy<>(last, txid, new HashMap<>((Map<K, V>) m));
         });
     }
 

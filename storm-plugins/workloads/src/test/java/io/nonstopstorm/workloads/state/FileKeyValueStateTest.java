@@ -74,6 +74,39 @@ class FileKeyValueStateTest {
     }
 
     @Test
+    void theCommitOfTheLastCommittedTransactionIsTakenAgainWithoutAChangeHereAndInANewInstance() {
+        // Storm's checkpoint spout sends COMMIT again when the first one's tuple tree failed.
+        FileKeyValueState<String, Long> s = committedOnce();
+        s.put("a", 2L);   // working copy, not prepared
+        s.commit(1);
+        assertEquals(Map.of("a", 2L), contents(s));
+        assertEquals(Map.of("a", 1L), contents(open()));
+        open().commit(1);
+        assertEquals(Map.of("a", 1L), contents(open()));
+        // Any other transaction without its prepare is still refused, older or newer.
+        assertThrows(IllegalStateException.class, () -> s.commit(0));
+        assertThrows(IllegalStateException.class, () -> s.commit(2));
+        s.prepareCommit(2);
+        assertThrows(IllegalStateException.class, () -> s.commit(1));
+        s.commit(2);
+        assertEquals(Map.of("a", 2L), contents(open()));
+    }
+
+    @Test
+    void aFullCopyKeepsTheLastCommittedTransactionForACommitSentAgain() {
+        FileKeyValueState<String, Long> s = open();
+        for (long t = 1; t <= FileKeyValueState.CHANGES_PER_FULL_COPY; t++) {
+            s.put("k", t);
+            s.prepareCommit(t);
+            s.commit(t);
+        }
+        FileKeyValueState<String, Long> relaunched = open();   // from the full copy alone, no change file after it
+        relaunched.commit(FileKeyValueState.CHANGES_PER_FULL_COPY);
+        assertThrows(IllegalStateException.class, () -> relaunched.commit(FileKeyValueState.CHANGES_PER_FULL_COPY + 1));
+        assertEquals((long) FileKeyValueState.CHANGES_PER_FULL_COPY, open().get("k"));
+    }
+
+    @Test
     void aCommitWithoutATransactionIsKeptAndNothingIsThereAtFirst() {
         FileKeyValueState<String, Long> s = open();
         assertNull(s.get("x"));
