@@ -1,6 +1,7 @@
 package io.nonstopstorm.metrics.proc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nonstopstorm.wire.ExecutorId;
@@ -100,7 +101,11 @@ class ChildCpuSamplerTest {
                 Thread.sleep(20);
                 first = s.sample(names).get(ExecutorId.single(7));
             }
-            assertEquals(new ChildCpuSampler.ChildCpu(1, null), first);
+            // Found, as one process. Its ticks are null at a first sighting, but a sample taken while the spawn
+            // was under way may already have met its pid (not yet the command), so a delta can come with it.
+            assertNotNull(first, "the child never showed under its thread");
+            assertEquals(1, first.processes());
+            assertTrue(first.cpuTicks() == null || first.cpuTicks() >= 0, first::toString);
             // Windows of 200 ms until the busy child has been seen using CPU: on a loaded machine a fixed
             // second can pass with the child never scheduled, so the check polls (bounded) instead.
             long ticks = 0;
