@@ -117,11 +117,15 @@ def python_children(pid: int, module: str) -> set[int]:
 
 
 def wait_for(what: str, check, timeout_s: float = 120, poll_s: float = 1.0):
-    """Poll until check() returns a truthy value; return it."""
-    deadline = time.monotonic() + timeout_s
+    """Poll until check() returns a truthy value; return it. A wait over 2 s is printed (a failed test's
+    captured output then shows where its time went)."""
+    started = time.monotonic()
+    deadline = started + timeout_s
     while True:
         value = check()
         if value:
+            if (took := time.monotonic() - started) > 2:
+                print(f"waited {took:.1f} s for {what}", flush=True)
             return value
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout_s} s waiting for {what}")

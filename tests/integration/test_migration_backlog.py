@@ -14,7 +14,7 @@ replay, and the counts must be exact.
 Against the agent jar from before the fix (`PYCONTROL_DIST` at a dist with the bb93257 jar) this test
 fails: 1425 "No remote destination" drops in the source worker's log, the spout held at 106 pending for
 80 s, 107 sentences failed at the message timeout and the stream did not settle within 300 s. With the
-fix: 0 drops, 1131 of 1131 acked, none failed, in 79 s.
+fix: 0 drops, 1131 of 1131 acked, none failed, in 79 s (an endless feed then; now a fixed total).
 """
 
 from __future__ import annotations
@@ -38,6 +38,10 @@ PENDING = 60
 # long as the lazy kill (2 s) to drain.
 COST = 1_000_000
 RATE = 150
+# The feed is open-loop (items owed at RATE are emitted late, not dropped), so an endless one would owe
+# RATE x (seconds until it stops), minutes of work for the slow split. A fixed total keeps the spout at its
+# pending limit through the move (about 25 s of work for the split on a loaded 2-core machine) and then ends.
+TOTAL = 400
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +50,7 @@ def backlog_run(cluster, tmp_path_factory):
     input_file = sentences_subset(tmp, 200)
     feed = FeedSwitch(tmp / "rate-schedule.txt")
     run = Run(cluster, "wordcount-heavy-java", NAME,
-              [f"workload.input={input_file}", "workload.total=0", feed.setting(), "topology.workers=2",
+              [f"workload.input={input_file}", f"workload.total={TOTAL}", feed.setting(), "topology.workers=2",
                "workload.par.split=1", "workload.par.count=4", f"topology.max.spout.pending={PENDING}",
                f"workload.heavy.base={COST}", "workload.heavy.classes=1", "workload.heavy.spread=1",
                # A dropped sentence must show up as a failure within the test's wait, not after 300 s.

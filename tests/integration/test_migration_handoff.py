@@ -1,8 +1,9 @@
 """State handoff in a live move: the Java word count's `count` bolt opts in (HandoffState over its count
 map), so when its executors move between the two nodes' workers the counts move with them. With a
 known input stream, the final count of every word equals a direct count of the input, and no worker
-JVM restarted; so too through 100 moves (20 plans, each moving all five `count` executors to the other
-worker), every move's state sent by its source and installed at its target. The same run without
+JVM restarted; so too through plans that each move all five `count` executors to the other worker at
+once (4 plans, 20 moves), every move's state sent by its source and installed at its target. (100 moves,
+one executor a plan, are test_migration_endurance.py's.) The same run without
 handoff loses the moved executors' counts (test_migration_state.py).
 With an early buffer smaller than what reaches the new instance before its state, the gate holds on and
 the executor waits for the state (F7, docs/state-handoff.md) instead of starting without it. A snapshot
@@ -24,13 +25,13 @@ from pycontrol.workloads import series
 from pycontrol.workloads.outputs import read_counts
 from tests.conftest import wait_for
 from tests.integration.migration_runs import (FeedSwitch, Move, Mover, both_workers, executors_of, moves_then_settled,
-                                              pids_of, quiet_seconds, wait_counts_exact, wait_stream_settled)
+                                              pids_of, wait_counts_exact, wait_stream_settled)
 from tests.integration.workload_runs import Run, sentences_subset
 
 pytestmark = pytest.mark.cluster
 
 NAME = "mig-handoff"
-NAME_HUNDRED = "mig-handoff-100"
+NAME_SWAPS = "mig-handoff-swaps"
 NAME_FULL = "mig-handoff-full"
 NAME_TOO_LARGE = "mig-handoff-large"
 NAME_NO_ROOM = "mig-handoff-noroom"
@@ -47,8 +48,8 @@ RATE = 20                # sentences/s
 SENTENCES = 300
 COUNTED_BEFORE = 200     # words counted before the first move, so every moving instance has state
 RUN_AFTER_S = 4          # traffic after the last move: every task's newest counts snapshot is its final home's
-HUNDRED = 100
-COUNT_TASKS_HUNDRED = 5  # moved all at once, to the other worker, in every plan: 20 plans of 5 moves
+SWAP_PLANS = 4
+COUNT_TASKS_SWAPPED = 5  # moved all at once, to the other worker, in every plan: 4 plans of 5 moves
 
 
 def test_counts_are_exact_after_live_moves_and_a_snapshot_that_arrives_before_its_task_waits_for_it(cluster,
@@ -81,23 +82,23 @@ def test_counts_are_exact_after_live_moves_and_a_snapshot_that_arrives_before_it
         assert [e["attempt"] for e in installed[:1]] == [1], installed
 
 
-def test_counts_stay_exact_through_a_hundred_live_moves_of_count_executors(cluster, tmp_path):
+def test_counts_stay_exact_through_plans_that_swap_every_count_executor_between_the_workers(cluster, tmp_path):
     # Every plan swaps sides: each count executor goes to the other worker, so both workers are source and
-    # target of every plan, and each executor moves 20 times, each move handing over what the last installed.
+    # target of every plan, and each executor moves 4 times, each move handing over what the last installed.
     def swaps(where, a, b):
         other, plans = {a: b, b: a}, []
-        while sum(map(len, plans)) < HUNDRED:
+        for _ in range(SWAP_PLANS):
             where = {e: other[slot] for e, slot in where.items()}
             plans.append(where)
         return plans
-    moved = moved_counts_exact(cluster, tmp_path, NAME_HUNDRED, [], swaps, COUNT_TASKS_HUNDRED)
+    moved = moved_counts_exact(cluster, tmp_path, NAME_SWAPS, [], swaps, COUNT_TASKS_SWAPPED)
     per_executor = Counter(m.executor for m in moved.moves)
-    assert len(per_executor) == COUNT_TASKS_HUNDRED and set(per_executor.values()) == {HUNDRED // COUNT_TASKS_HUNDRED}
-    quiet, span = quiet_seconds(moved.rows, moved.moves)
-    assert len(quiet) <= 0.1 * len(span), f"{len(quiet)} of the {len(span)} s of moves had no sentence emitted"
+    assert len(per_executor) == COUNT_TASKS_SWAPPED and set(per_executor.values()) == {SWAP_PLANS}
+    # (That the feed ran through every second of the moves is test_migration_endurance.py's check: 4 plans
+    # span a few seconds, too few for a share of quiet ones to mean anything.)
     sent = [e for e in moved.events if e.get("event") == "handoff_sent"]
-    print(f"{len(sent)} handoffs, {min(e['bytes'] for e in sent)}-{max(e['bytes'] for e in sent)} bytes each, "
-          f"over {len(span)} s; congested gates: {[e for e in moved.events if e.get('event') == 'handoff_congested']}")
+    print(f"{len(sent)} handoffs, {min(e['bytes'] for e in sent)}-{max(e['bytes'] for e in sent)} bytes each; "
+          f"congested gates: {[e for e in moved.events if e.get('event') == 'handoff_congested']}")
 
 
 def test_a_full_early_buffer_waits_for_the_state_instead_of_starting_without_it(cluster, tmp_path):
