@@ -1,5 +1,5 @@
 """The state-size benchmark's nonstop way end to end on the session's cluster, shortened (n = 1, 1 KB of
-ballast, two moves 20 s apart, 100 sentences/s): `statesize-java` on 4 workers, its spouts in one, each keep
+ballast, two moves 10 s apart, 100 sentences/s): `statesize-java` on 4 workers, its spouts in one, each keep
 task in one, and a spare that holds only an acker. The first keep executor moves to the spare and back while
 the feed runs. The spare's acker sends only to the spouts' worker, so before the move the spare had no
 connection to the workers of the other ackers, to which the keep task acks: the move must still lose no ack
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.cluster
 
 @pytest.mark.slow
 def test_a_keep_task_moved_live_to_a_worker_that_held_only_an_acker_loses_no_ack_and_keeps_exact_counts(cluster, tmp_path):
-    opts = design.make_options("1KB", "nonstop", 1, 100, 2, 20)
+    opts = design.make_options("1KB", "nonstop", 1, 100, 2, 10)
     lines: list[str] = []
     client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
     try:
