@@ -6,8 +6,10 @@ once (4 plans, 20 moves), every move's state sent by its source and installed at
 one executor a plan, are test_migration_endurance.py's.) The same run without
 handoff loses the moved executors' counts (test_migration_state.py).
 With an early buffer smaller than what reaches the new instance before its state, the gate holds on and
-the executor waits for the state (F7, docs/state-handoff.md) instead of starting without it. A snapshot
-over the size limit is not sent (F2): both workers say why, and the new instance does not wait for it. A
+the executor waits for the state (F7, docs/state-handoff.md) instead of starting without it. A state that its
+worker measured over the size limit is refused by the scheduler before the switch (F2): the executor stays
+with its state and the counts stay exact. A snapshot found over the limit only at the switch (measuring off)
+is not sent: both workers say why, and the new instance does not wait for it. A
 snapshot that reaches its new home before the executor has started there waits for it, over and back. A
 target whose heap cannot take the snapshot declines it and stays up; the source stops sending it."""
 
@@ -15,17 +17,20 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import pytest
 
 from pycontrol import zk
+from pycontrol.migration.migrate import wait_decision, write_plan
 from pycontrol.migration.observe import slot_events
+from pycontrol.storm.assignment import read_assignment
 from pycontrol.workloads import series
 from pycontrol.workloads.outputs import read_counts
 from tests.conftest import wait_for
-from tests.integration.migration_runs import (FeedSwitch, Move, Mover, both_workers, executors_of, moves_then_settled,
-                                              pids_of, wait_counts_exact, wait_stream_settled)
+from tests.integration.migration_runs import (FeedSwitch, Move, Mover, both_workers, executors_of, expected_counts,
+                                              moves_then_settled, pids_of, wait_counts_exact, wait_stream_settled)
 from tests.integration.workload_runs import Run, sentences_subset
 
 pytestmark = pytest.mark.cluster
@@ -35,12 +40,14 @@ NAME_SWAPS = "mig-handoff-swaps"
 NAME_FULL = "mig-handoff-full"
 NAME_TOO_LARGE = "mig-handoff-large"
 NAME_NO_ROOM = "mig-handoff-noroom"
+NAME_REFUSED = "mig-handoff-refused"
 MAX_BYTES_KEY = "nonstop.migration.state.max.bytes"
 CHUNK_BYTES_KEY = "nonstop.migration.state.chunk.bytes"
 EARLY_BUFFER_BYTES_KEY = "nonstop.migration.state.early.buffer.bytes"
 TAKE_IN_DELAY_KEY = "nonstop.migration.test.take.in.delay.ms"
 HEAP_FREE_KEY = "nonstop.migration.test.handoff.heap.free.bytes"
 CONFIRM_RESEND_KEY = "nonstop.migration.state.confirm.resend.ms"
+PROBE_KEY = "nonstop.migration.state.probe.ms"
 RESEND_MS = 1000
 SWITCH_DELAY_MS = 3000
 TAKE_IN_DELAY_MS = 2000  # a target takes a moving-in task in (its gate, its executor) this late
@@ -113,24 +120,53 @@ def test_a_full_early_buffer_waits_for_the_state_instead_of_starting_without_it(
     assert len(congested) == 1 and "early buffer full" in congested[0]["reason"], congested
 
 
-def test_a_snapshot_over_the_limit_is_not_sent_and_both_workers_say_why(cluster, tmp_path):
+def test_a_state_measured_over_the_limit_is_refused_before_the_switch_and_its_counts_stay_exact(cluster, tmp_path):
+    # Each worker measures its count tasks' states every second and publishes the sizes in its metrics document;
+    # with a 16-byte limit the scheduler refuses the move, naming the size and the key. The executor keeps running
+    # where it is, with its state: nothing is handed over or aborted, and every count is exact.
     t0_ms = time.time() * 1000
-    input_file = sentences_subset(tmp_path, SENTENCES)
-    feed = FeedSwitch(tmp_path / "rate-schedule.txt")
-    run = Run(cluster, "wordcount-java", NAME_TOO_LARGE,
-              [f"workload.input={input_file}", "workload.total=0", feed.setting(), "topology.workers=2",
-               "workload.par.split=2", "workload.par.count=4", "topology.message.timeout.secs=60",
-               f"{MAX_BYTES_KEY}=16"])
-    client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
-    try:
-        a, b = both_workers(cluster, run.topo_id)
-        pids = pids_of(cluster, run.topo_id, (a, b))
+    with word_count(cluster, tmp_path, NAME_REFUSED, [f"{MAX_BYTES_KEY}=16", f"{PROBE_KEY}=1000"]) as wc:
+        run, feed, client, input_file, a, b, pids = wc.run, wc.feed, wc.client, wc.input_file, wc.a, wc.b, wc.pids
+        where = read_assignment(client, run.topo_id)
+        on_a = next(e for e in executors_of(cluster, run.topo_id, "count") if where[e] == a)
+        wc.counted(COUNTED_BEFORE // 4)
+        doc_path = f"{zk.METRICS}/{run.topo_id}/{a.replace(':', '-')}"
+
+        def published_over():
+            read = zk.read_json(client, doc_path)
+            executors = (read[0] or {}).get("executors", []) if read else []
+            state = next((e.get("state") for e in executors if e.get("id") == [on_a.start, on_a.end]), None)
+            return state if state and state.get("over_limit") else None
+        state = wait_for(f"{a} publishing the state of {on_a} over the limit", published_over, 60, 0.5)
+        assert state["bytes"] == 17, state      # the limit plus one: measuring stopped there
+
+        host, port = b.rsplit(":", 1)
+        _, version = write_plan(client, NAME_REFUSED, {on_a: (host, int(port))})
+        decision = wait_decision(client, NAME_REFUSED, run.topo_id, version, 60)
+        assert decision.status == "rejected", decision
+        assert (f"executor [{on_a.start},{on_a.end}] (count) is not moved live: its state is more than 16 bytes"
+                in decision.reason and f"over {MAX_BYTES_KEY} = 16" in decision.reason), decision.reason
+        assert read_assignment(client, run.topo_id)[on_a] == a
+
+        feed.stop()
+        totals = wait_stream_settled(run)
+        assert totals.acked == totals.emitted and totals.failed == 0, totals
+        wait_counts_exact(run, expected_counts(input_file, totals.emitted), 30)
+        handoffs = [e for e in events_since(cluster, (a, b), t0_ms) if str(e.get("event", "")).startswith("handoff_")]
+        assert not handoffs, handoffs
+        assert pids_of(cluster, run.topo_id, (a, b)) == pids, "a worker restarted"
+
+
+def test_a_snapshot_over_the_limit_is_not_sent_and_both_workers_say_why(cluster, tmp_path):
+    # Measuring off: the scheduler knows no size, so the limit is met only at the switch (the source's own check).
+    t0_ms = time.time() * 1000
+    with word_count(cluster, tmp_path, NAME_TOO_LARGE, [f"{MAX_BYTES_KEY}=16", f"{PROBE_KEY}=0"]) as wc:
+        run, feed, client, a, b, pids = wc.run, wc.feed, wc.client, wc.a, wc.b, wc.pids
         mover = Mover(cluster, client, NAME_TOO_LARGE, run.topo_id)
         where = mover.assignment()
         on_a = next(e for e in executors_of(cluster, run.topo_id, "count") if where[e] == a)
-        feed.start(RATE)
         # A few dozen distinct words already take more than 16 bytes in any encoding.
-        wait_for("words counted", lambda: read_counts(run.dirs(), "count").tuples >= COUNTED_BEFORE // 4, 180, 1)
+        wc.counted(COUNTED_BEFORE // 4)
         mover.finish(mover.move(on_a, b))
 
         def outcome():
@@ -148,10 +184,6 @@ def test_a_snapshot_over_the_limit_is_not_sent_and_both_workers_say_why(cluster,
         totals = wait_stream_settled(run)
         assert totals.acked == totals.emitted and totals.failed == 0, totals
         assert pids_of(cluster, run.topo_id, (a, b)) == pids, "a worker restarted"
-    finally:
-        client.stop()
-        client.close()
-        run.kill()
 
 
 def test_a_target_whose_heap_cannot_take_the_snapshot_declines_it_stays_up_and_the_source_stops_sending(
@@ -159,20 +191,12 @@ def test_a_target_whose_heap_cannot_take_the_snapshot_declines_it_stays_up_and_t
     # Every worker offers a snapshot 16 bytes of heap (a test-only worker property; the heap check is
     # HeapRoom's): the target turns the state down at its first chunk instead of running out of memory.
     t0_ms = time.time() * 1000
-    input_file = sentences_subset(tmp_path, SENTENCES)
-    feed = FeedSwitch(tmp_path / "rate-schedule.txt")
-    run = Run(cluster, "wordcount-java", NAME_NO_ROOM,
-              [f"workload.input={input_file}", "workload.total=0", feed.setting(), "topology.workers=2",
-               "workload.par.split=2", "workload.par.count=4", "topology.message.timeout.secs=60",
-               f"topology.worker.childopts=-D{HEAP_FREE_KEY}=16", f"{CONFIRM_RESEND_KEY}={RESEND_MS}"])
-    client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
-    try:
-        a, b = both_workers(cluster, run.topo_id)
-        pids = pids_of(cluster, run.topo_id, (a, b))
+    with word_count(cluster, tmp_path, NAME_NO_ROOM, [f"topology.worker.childopts=-D{HEAP_FREE_KEY}=16",
+                                                      f"{CONFIRM_RESEND_KEY}={RESEND_MS}"]) as wc:
+        run, feed, client, a, b, pids = wc.run, wc.feed, wc.client, wc.a, wc.b, wc.pids
         mover = Mover(cluster, client, NAME_NO_ROOM, run.topo_id, handoffs=True)
         on_a = next(e for e in executors_of(cluster, run.topo_id, "count") if mover.assignment()[e] == a)
-        feed.start(RATE)
-        wait_for("words counted", lambda: read_counts(run.dirs(), "count").tuples >= COUNTED_BEFORE // 4, 180, 1)
+        wc.counted(COUNTED_BEFORE // 4)
         m = mover.move(on_a, b)
         mover.finish(m)
         task = on_a.start
@@ -198,10 +222,7 @@ def test_a_target_whose_heap_cannot_take_the_snapshot_declines_it_stays_up_and_t
         assert not [e for e in events if e.get("event") in ("handoff_resent", "handoff_installed", "handoff_confirmed")
                     and e.get("task") == task], events
         assert pids_of(cluster, run.topo_id, (a, b)) == pids, "a worker restarted"
-    finally:
-        client.stop()
-        client.close()
-        run.kill()
+
 
 def events_since(cluster, slots, t0_ms):
     return [e for slot in slots for e in slot_events(cluster.spec, slot) if e.get("t_ms", 0) >= t0_ms]
@@ -227,23 +248,13 @@ def moved_counts_exact(cluster, tmp_path, name, settings, plans, count_tasks=4) 
     Returns the run's migration events, its moves and its feed's series."""
     started = time.monotonic()
     t0_ms = time.time() * 1000
-    input_file = sentences_subset(tmp_path, SENTENCES)
-    feed = FeedSwitch(tmp_path / "rate-schedule.txt")
-    run = Run(cluster, "wordcount-java", name,
-              [f"workload.input={input_file}", "workload.total=0", feed.setting(), "topology.workers=2",
-               "workload.par.split=2", f"workload.par.count={count_tasks}", "topology.message.timeout.secs=60",
-               *settings])
-    client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
-    try:
-        a, b = both_workers(cluster, run.topo_id)
-        pids = pids_of(cluster, run.topo_id, (a, b))
+    with word_count(cluster, tmp_path, name, settings, count_tasks) as wc:
+        run, feed, client, input_file, a, b, pids = wc.run, wc.feed, wc.client, wc.input_file, wc.a, wc.b, wc.pids
         mover = Mover(cluster, client, name, run.topo_id, handoffs=True)
         where = mover.assignment()
         counts = executors_of(cluster, run.topo_id, "count")
         assert len(counts) == count_tasks and {where[e] for e in counts} == {a, b}, (counts, where)
-        feed.start(RATE)
-        wait_for(f"{COUNTED_BEFORE} words counted", lambda: read_counts(run.dirs(), "count").tuples >= COUNTED_BEFORE,
-                 180, 1)
+        wc.counted(COUNTED_BEFORE)
         planned = plans({e: where[e] for e in counts}, a, b)
         _, expected = moves_then_settled(mover, run, feed, planned, input_file, RUN_AFTER_S)
 
@@ -265,6 +276,38 @@ def moved_counts_exact(cluster, tmp_path, name, settings, plans, count_tasks=4) 
         assert pids_of(cluster, run.topo_id, (a, b)) == pids, "a worker restarted"
         print(f"took {time.monotonic() - started:.0f} s")
         return Moved(events, mover.moves, run.series())
+
+
+@dataclass
+class WordCount:
+    """The Java word count on two workers of different nodes (a and b), its feed not started yet."""
+    run: Run
+    feed: FeedSwitch
+    client: object
+    input_file: object
+    a: str
+    b: str
+    pids: dict
+
+    def counted(self, words: int) -> None:
+        """Starts the feed and waits until the count bolts have counted `words` words."""
+        self.feed.start(RATE)
+        wait_for(f"{words} words counted", lambda: read_counts(self.run.dirs(), "count").tuples >= words, 180, 1)
+
+
+@contextmanager
+def word_count(cluster, tmp_path, name, settings, count_tasks=4):
+    """The word count with `settings` and a ZooKeeper client, killed afterwards."""
+    input_file = sentences_subset(tmp_path, SENTENCES)
+    feed = FeedSwitch(tmp_path / "rate-schedule.txt")
+    run = Run(cluster, "wordcount-java", name,
+              [f"workload.input={input_file}", "workload.total=0", feed.setting(), "topology.workers=2",
+               "workload.par.split=2", f"workload.par.count={count_tasks}", "topology.message.timeout.secs=60",
+               *settings])
+    client = zk.connect(cluster.zk_hosts, auth=cluster.zk_auth)
+    try:
+        a, b = both_workers(cluster, run.topo_id)
+        yield WordCount(run, feed, client, input_file, a, b, pids_of(cluster, run.topo_id, (a, b)))
     finally:
         client.stop()
         client.close()

@@ -21,6 +21,7 @@ import io.nonstopstorm.metrics.doc.DocumentEncoder;
 import io.nonstopstorm.metrics.doc.MetricsDocument;
 import io.nonstopstorm.metrics.proc.ChildCpuSampler;
 import io.nonstopstorm.metrics.proc.NodeSampler;
+import io.nonstopstorm.metrics.hook.MeasuredStateSizes;
 import io.nonstopstorm.wire.ExecutorId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -219,7 +220,7 @@ public final class WorkerMetrics {
             components, executors, dEmitted, dExecuted, dPairs, threads, children,
             setup.settings().clockTicksPerSecond(), queues,
             processCpu >= 0 && previousCpu >= 0 ? Math.max(0, processCpu - previousCpu) : null,
-            nodeWindow, cpuMhz, setup.components(), dSamples, dSampleMs));
+            nodeWindow, cpuMhz, setup.components(), dSamples, dSampleMs, MeasuredStateSizes.THIS_WORKER.snapshot()));
         setup.sink().publish(DocumentEncoder.encode(doc));
         return doc;
     }

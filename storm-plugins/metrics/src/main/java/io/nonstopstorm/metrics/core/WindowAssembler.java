@@ -63,7 +63,16 @@ public final class WindowAssembler {
         QueueLevel q = in.queues().get(id);
         return new MetricsDocument.Executor(id, in.taskComponents().get(tasks.get(0)), List.copyOf(tasks), cpu,
             childProcesses, childCpu, q == null ? null : q.length(), q == null ? null : q.capacity(),
-            round(emitted / secs), round(executed / secs), busy(in, tasks, secs));
+            round(emitted / secs), round(executed / secs), busy(in, tasks, secs), state(in, tasks));
+    }
+
+    /** The largest measured state of the executor's tasks (they move together), or null when none was measured. */
+    static MetricsDocument.StateSize state(WindowInputs in, List<Integer> tasks) {
+        MetricsDocument.StateSize out = null;
+        for (int t : tasks) {
+            out = MetricsDocument.StateSize.larger(out, in.stateSizes().get(t));
+        }
+        return out;
     }
 
     /**

@@ -17,6 +17,7 @@ import io.nonstopstorm.wire.ExecutorId;
  * @param processCpuNanos null until a full window is known
  * @param executeSamples  task -> executes whose duration Storm sampled in the window
  * @param executeSampleMs task -> summed duration of those sampled executes, ms
+ * @param stateSizes      task -> the size of its handed-over state, as last measured (tasks measured only)
  */
 public record WindowInputs(
     String topologyId, String host, int port, long pid, long startedAtMs,
@@ -29,7 +30,8 @@ public record WindowInputs(
     Map<ExecutorId, QueueLevel> queues,
     Long processCpuNanos, NodeSampler.NodeWindow node, Double cpuMhz,
     List<MetricsDocument.Component> components,
-    Map<Integer, Long> executeSamples, Map<Integer, Long> executeSampleMs) {
+    Map<Integer, Long> executeSamples, Map<Integer, Long> executeSampleMs,
+    Map<Integer, MetricsDocument.StateSize> stateSizes) {
 
     /** Inputs without execute samples: every executor's {@code busy} is unknown (or 0 when it executed nothing). */
     public WindowInputs(
@@ -45,6 +47,6 @@ public record WindowInputs(
         List<MetricsDocument.Component> components) {
         this(topologyId, host, port, pid, startedAtMs, endMs, windowNanos, seq, periodS, taskComponents, executors,
             emitted, executed, pairTuples, threads, children, clockTicksPerSecond, queues, processCpuNanos, node, cpuMhz,
-            components, Map.of(), Map.of());
+            components, Map.of(), Map.of(), Map.of());
     }
 }

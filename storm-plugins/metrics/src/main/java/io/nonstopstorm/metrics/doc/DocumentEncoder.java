@@ -95,6 +95,13 @@ public final class DocumentEncoder {
         m.put("emitted_per_s", e.emittedPerS());
         m.put("executed_per_s", e.executedPerS());
         m.put("busy", e.busy());
+        if (e.state() != null) {
+            Map<String, Object> st = new LinkedHashMap<>();
+            st.put("bytes", e.state().bytes());
+            st.put("over_limit", e.state().overLimit());
+            st.put("measured_at_ms", e.state().measuredAtMs());
+            m.put("state", st);
+        }
         return m;
     }
 

@@ -32,7 +32,15 @@ public record MetricsDocument(String topologyId, Worker worker, Window window, N
      */
     public record Executor(ExecutorId id, String component, List<Integer> tasks, Double cpuCores,
                            int childProcesses, Double childCpuCores, Integer queueLength, Integer queueCapacity,
-                           double emittedPerS, double executedPerS, Double busy) {
+                           double emittedPerS, double executedPerS, Double busy, StateSize state) {
+
+        /** An executor whose state size is not known (its bolt hands no state over, or none was measured yet). */
+        public Executor(ExecutorId id, String component, List<Integer> tasks, Double cpuCores, int childProcesses,
+                        Double childCpuCores, Integer queueLength, Integer queueCapacity, double emittedPerS,
+                        double executedPerS, Double busy) {
+            this(id, component, tasks, cpuCores, childProcesses, childCpuCores, queueLength, queueCapacity,
+                emittedPerS, executedPerS, busy, null);
+        }
 
         /** An executor whose busy fraction is not known. */
         public Executor(ExecutorId id, String component, List<Integer> tasks, Double cpuCores, int childProcesses,
@@ -40,6 +48,30 @@ public record MetricsDocument(String topologyId, Worker worker, Window window, N
                         double executedPerS) {
             this(id, component, tasks, cpuCores, childProcesses, childCpuCores, queueLength, queueCapacity,
                 emittedPerS, executedPerS, null);
+        }
+    }
+
+    /**
+     * The serialised size of a task's handed-over state, as the migration agent last measured it (Kryo, as a
+     * move would send it). Measuring stops at the topology's handoff limit: then {@code overLimit} and
+     * {@code bytes} is that limit plus one, a lower bound.
+     */
+    public record StateSize(long bytes, boolean overLimit, long measuredAtMs) {
+        public StateSize {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("a state size is >= 0 bytes, got " + bytes);
+            }
+        }
+
+        /** The larger of two sizes (an executor's tasks are moved together): an over-limit one wins. */
+        public static StateSize larger(StateSize a, StateSize b) {
+            if (a == null || b == null) {
+                return a == null ? b : a;
+            }
+            if (a.overLimit != b.overLimit) {
+                return a.overLimit ? a : b;
+            }
+            return a.bytes >= b.bytes ? a : b;
         }
     }
 

@@ -85,11 +85,30 @@ class WindowAssemblerTest {
             Map.of(1, "a", 2, "a", 3, "b", 4, "c"), Map.of(pair, List.of(1, 2), unsampled, List.of(3), idle, List.of(4)),
             Map.of(), Map.of(1, 400L, 2, 40L, 3, 10L), Map.of(), Map.of(), Map.of(), 100, Map.of(), null,
             new NodeSampler.NodeWindow(1, null, Map.of()), null, List.of(),
-            Map.of(1, 40L, 2, 4L), Map.of(1, 120L, 2, 20L));
+            Map.of(1, 40L, 2, 4L), Map.of(1, 120L, 2, 20L), Map.of());
         MetricsDocument d = WindowAssembler.assemble(in);
         assertEquals(0.35, d.executors().get(0).busy());
         assertNull(d.executors().get(1).busy(), "executed but never sampled: unknown");
         assertEquals(0.0, d.executors().get(2).busy(), "executed nothing: not busy");
+    }
+
+    @Test
+    void anExecutorsStateIsItsLargestTasksAndOverTheLimitWins() {
+        ExecutorId pair = new ExecutorId(1, 2);
+        ExecutorId single = ExecutorId.single(3);
+        ExecutorId unmeasured = ExecutorId.single(4);
+        MetricsDocument.StateSize small = new MetricsDocument.StateSize(10, false, 5);
+        MetricsDocument.StateSize over = new MetricsDocument.StateSize(101, true, 6);
+        MetricsDocument.StateSize big = new MetricsDocument.StateSize(90, false, 7);
+        WindowInputs in = new WindowInputs("t", "h", 1, 1, 0, 0, FOUR_S, 1, 4,
+            Map.of(1, "a", 2, "a", 3, "b", 4, "c"), Map.of(pair, List.of(1, 2), single, List.of(3), unmeasured, List.of(4)),
+            Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), 100, Map.of(), null,
+            new NodeSampler.NodeWindow(1, null, Map.of()), null, List.of(), Map.of(), Map.of(),
+            Map.of(1, small, 2, over, 3, big));
+        MetricsDocument d = WindowAssembler.assemble(in);
+        assertEquals(over, d.executors().get(0).state());
+        assertEquals(big, d.executors().get(1).state());
+        assertNull(d.executors().get(2).state());
     }
 
     @Test

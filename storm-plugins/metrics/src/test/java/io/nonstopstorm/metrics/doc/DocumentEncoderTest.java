@@ -65,6 +65,20 @@ class DocumentEncoderTest {
     }
 
     @Test
+    void aMeasuredStateIsWrittenAndAnUnmeasuredOneLeftOut() {
+        MetricsDocument.Executor measured = new MetricsDocument.Executor(new ExecutorId(3, 3), "count", List.of(3), null,
+            0, 0.0, null, null, 0.0, 1.0, null, new MetricsDocument.StateSize(67_108_865, true, 1767225659000L));
+        MetricsDocument.Executor unmeasured = new MetricsDocument.Executor(new ExecutorId(4, 4), "count", List.of(4),
+            null, 0, 0.0, null, null, 0.0, 1.0, null);
+        MetricsDocument d = fixtureDocument();
+        String json = DocumentEncoder.encode(new MetricsDocument(d.topologyId(), d.worker(), d.window(), d.node(),
+            List.of(measured, unmeasured), List.of(), List.of()));
+        assertTrue(json.contains("\"busy\":null,\"state\":{\"bytes\":67108865,\"over_limit\":true,"
+                                 + "\"measured_at_ms\":1767225659000}}"), json);
+        assertEquals(1, json.split("\"state\"", -1).length - 1, json);
+    }
+
+    @Test
     void keyOrderIsStableAndSchemaComesFirst() {
         String json = DocumentEncoder.encode(fixtureDocument());
         assertTrue(json.startsWith("{\"schema\":\"nonstop.metrics.worker\",\"version\":1,"), json.substring(0, 60));

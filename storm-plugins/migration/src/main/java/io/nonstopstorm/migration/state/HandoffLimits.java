@@ -25,6 +25,12 @@ public record HandoffLimits(long maxBytes, int chunkBytes, long earlyBufferBytes
     public static final String RESEND_MAX = "nonstop.migration.state.resend.max";
     public static final String CONFIRM_RESEND_MS = "nonstop.migration.state.confirm.resend.ms";
     public static final String CONFIRM_TIMEOUT_MS = "nonstop.migration.state.confirm.timeout.ms";
+    /**
+     * How often a worker measures each opting-in task's state size for the scheduler (F2 before the switch);
+     * 0 = never. Not part of one handoff's bounds: read on its own ({@link #probeMs}).
+     */
+    public static final String PROBE_MS = "nonstop.migration.state.probe.ms";
+    public static final long DEFAULT_PROBE_MS = 10_000;
     /** The switch: off, a move starts the new instance empty (the behaviour before state handoff). */
     public static final String HANDOFF = "nonstop.migration.state.handoff";
 
@@ -75,6 +81,19 @@ public record HandoffLimits(long maxBytes, int chunkBytes, long earlyBufferBytes
     /** Whether {@link #HANDOFF} is on in a Storm conf map (default on). */
     public static boolean enabled(java.util.Map<String, Object> conf) {
         return ConfValues.flag(conf, HANDOFF, true);
+    }
+
+    /**
+     * {@link #PROBE_MS} from a Storm conf map (absent: {@value #DEFAULT_PROBE_MS}).
+     *
+     * @throws IllegalArgumentException naming the key when the value is malformed or negative
+     */
+    public static long probeMs(java.util.Map<String, Object> conf) {
+        long ms = ConfValues.wholeNumber(conf, PROBE_MS, DEFAULT_PROBE_MS);
+        if (ms < 0) {
+            throw new IllegalArgumentException(PROBE_MS + " must be >= 0 ms (0: never), got " + ms);
+        }
+        return ms;
     }
 
     /**

@@ -14,7 +14,8 @@ public interface HandoffState<S> {
     /**
      * The bolt's state now. The caller serialises it at once, so it may be a live view, but the bolt must
      * not change it until this returns. The old instance keeps its state: if the handoff fails, it resumes
-     * with it.
+     * with it. Also called now and then, on the executor's thread, to measure the state's size (the scheduler
+     * refuses to move a state over the limit): it must have no side effect.
      */
     S snapshotState();
 

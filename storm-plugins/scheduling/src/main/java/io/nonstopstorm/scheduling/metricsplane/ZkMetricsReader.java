@@ -40,17 +40,24 @@ public final class ZkMetricsReader {
     public List<RawDocument> readAll() throws Exception {
         List<RawDocument> out = new ArrayList<>();
         for (String topology : children(root)) {
-            String dir = ZkPaths.metricsTopology(root, topology);
-            for (String worker : children(dir)) {
-                String path = dir + "/" + worker;
-                Stat stat = new Stat();
-                try {
-                    byte[] data = client.getData().storingStatIn(stat).forPath(path);
-                    out.add(new RawDocument(path, data == null ? "" : new String(data, StandardCharsets.UTF_8),
-                                            stat.getMzxid()));
-                } catch (KeeperException.NoNodeException e) {
-                    // the worker went away after the listing
-                }
+            out.addAll(readTopology(topology));
+        }
+        return out;
+    }
+
+    /** The documents of one topology's workers. @throws Exception when ZooKeeper cannot be read at all */
+    public List<RawDocument> readTopology(String topologyId) throws Exception {
+        List<RawDocument> out = new ArrayList<>();
+        String dir = ZkPaths.metricsTopology(root, topologyId);
+        for (String worker : children(dir)) {
+            String path = dir + "/" + worker;
+            Stat stat = new Stat();
+            try {
+                byte[] data = client.getData().storingStatIn(stat).forPath(path);
+                out.add(new RawDocument(path, data == null ? "" : new String(data, StandardCharsets.UTF_8),
+                                        stat.getMzxid()));
+            } catch (KeeperException.NoNodeException e) {
+                // the worker went away after the listing
             }
         }
         return out;

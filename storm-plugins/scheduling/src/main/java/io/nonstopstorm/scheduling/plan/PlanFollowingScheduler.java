@@ -1,5 +1,8 @@
 package io.nonstopstorm.scheduling.plan;
 
+import io.nonstopstorm.migration.state.HandoffLimits;
+import io.nonstopstorm.scheduling.metricsplane.RawDocument;
+import io.nonstopstorm.scheduling.metricsplane.ZkMetricsReader;
 import io.nonstopstorm.scheduling.model.ClusterModel;
 import io.nonstopstorm.scheduling.model.Outcome;
 import io.nonstopstorm.scheduling.model.Placement;
@@ -8,6 +11,7 @@ import io.nonstopstorm.scheduling.model.TopologyModel;
 import io.nonstopstorm.scheduling.storm.DefaultFallback;
 import io.nonstopstorm.scheduling.storm.PlacementApplier;
 import io.nonstopstorm.scheduling.storm.StormModelMapper;
+import io.nonstopstorm.wire.ExecutorId;
 import io.nonstopstorm.wire.ZkPaths;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -210,6 +214,9 @@ public class PlanFollowingScheduler implements IScheduler {
             if (refused.isEmpty()) {
                 refused = MoveRules.refusal(td, decision.moves().stream().map(PlanDecision.Move::executor).toList());
             }
+            if (refused.isEmpty()) {
+                refused = stateSizeRefusal(td, decision.moves().stream().map(PlanDecision.Move::executor).toList());
+            }
             if (refused.isPresent()) {
                 decision = PlanDecision.rejected(refused.get());
             }
@@ -236,6 +243,35 @@ public class PlanFollowingScheduler implements IScheduler {
         } catch (Exception e) {
             warnZk(e);
         }
+    }
+
+    /**
+     * {@link StateSizeRule} over the sizes the topology's workers last published; empty when handoff is off for
+     * the topology (nothing is handed over to be too large) or the documents cannot be read (the source's own
+     * check at the switch still applies).
+     */
+    private Optional<String> stateSizeRefusal(TopologyDetails td, List<ExecutorId> moved) {
+        Map<String, Object> conf = td.getConf() == null ? Map.of() : td.getConf();
+        long maxBytes;
+        try {
+            if (!HandoffLimits.enabled(conf)) {
+                return Optional.empty();
+            }
+            maxBytes = HandoffLimits.fromConf(conf).maxBytes();
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            return Optional.empty();   // the workers turn handoff off for such a conf
+        }
+        List<String> docs;
+        try {
+            docs = new ZkMetricsReader(channel.client(), ZkMetricsReader.root(conf)).readTopology(td.getId()).stream()
+                .map(RawDocument::json).toList();
+        } catch (Exception e) {
+            warnZk(e);
+            return Optional.empty();
+        }
+        Map<ExecutorId, String> components = new HashMap<>();
+        td.getExecutorToComponent().forEach((e, c) -> components.put(new ExecutorId(e.getStartTask(), e.getEndTask()), c));
+        return StateSizeRule.refusal(moved, components::get, StateSizeRule.measured(docs), maxBytes);
     }
 
     private record Waiting(int version, long sinceMs) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nonstopstorm.migration.state.HandoffLimits;
 import io.nonstopstorm.scheduling.storm.NonstopScheduler;
 import io.nonstopstorm.scheduling.storm.baseline.OfflineNimbus;
 import io.nonstopstorm.scheduling.storm.baseline.PlaceholderComponents;
@@ -190,6 +191,49 @@ class PlanFollowingSchedulerTest {
                        && d.contains("advice WorkerState.refreshConnections not woven"), d);
         } finally {
             ZK.client().delete().forPath(record);
+        }
+    }
+
+    /** A worker's metrics document with one executor whose state was measured (only what the rule reads). */
+    private static String stateDoc(String topologyId, String host, int port, ExecutorDetails e, long bytes,
+                                   boolean overLimit) {
+        return "{\"schema\":\"nonstop.metrics.worker\",\"version\":1,\"topology_id\":\"" + topologyId + "\","
+               + "\"worker\":{\"host\":\"" + host + "\",\"port\":" + port + "},\"executors\":[{\"id\":["
+               + e.getStartTask() + "," + e.getEndTask() + "],\"state\":{\"bytes\":" + bytes + ",\"over_limit\":"
+               + overLimit + ",\"measured_at_ms\":1000}}]}";
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {PLAN_FOLLOWING, NONSTOP})
+    void aMoveOfAStateMeasuredOverTheLimitIsRefusedBeforeTheSwitchAndAppliedOnceItIsWithin(String kind)
+        throws Exception {
+        Relay r = Relay.placed(kind, "relay-state-" + kind);
+        RelayMove move = RelayMove.of(r.td(), r.before());
+        ExecutorDetails moved = move.executor();
+        String toHost = supervisors().get(move.to().getNodeId()).getHost();
+        String fromHost = supervisors().get(move.from().getNodeId()).getHost();
+        String doc = ZkPaths.metricsWorker(ZkPaths.METRICS, r.td().getId(), fromHost, move.from().getPort());
+        long max = HandoffLimits.DEFAULTS.maxBytes();
+        String plan = "{\"placement\":{\"[" + moved.getStartTask() + "," + moved.getEndTask() + "]\":\"" + toHost + ":"
+                      + move.to().getPort() + "\"}}";
+        ZK.put(doc, stateDoc(r.td().getId(), fromHost, move.from().getPort(), moved, max + 1, true));
+        try {
+            writePlan(r.name(), plan);
+            Cluster second = r.round(r.first());
+            assertEquals(r.before(), r.slotsIn(second), "the executor must stay where its state is");
+            String d = decision(r.name());
+            assertTrue(d.contains("\"status\":\"rejected\"") && d.contains("(relay) is not moved live: its state is "
+                       + "more than " + max + " bytes (measured by worker " + fromHost + "-" + move.from().getPort())
+                       && d.contains(HandoffLimits.MAX_BYTES), d);
+
+            // Measured again, within the limit: the same plan, written again, is applied.
+            ZK.put(doc, stateDoc(r.td().getId(), fromHost, move.from().getPort(), moved, 1234, false));
+            writePlan(r.name(), plan);
+            Map<WorkerSlot, Set<ExecutorDetails>> after = r.slotsIn(r.round(second));
+            assertTrue(after.get(move.to()).contains(moved), after.toString());
+            assertTrue(decision(r.name()).contains("\"status\":\"applied\""), decision(r.name()));
+        } finally {
+            ZK.client().delete().forPath(doc);
         }
     }
 

@@ -498,6 +498,9 @@ public final class NonstopWorkerRuntime {
         this.worker = w;
         moveSet.attach(s);
         StateHandoffs.activate(handoffs);
+        if (handoffs != null) {
+            handoffs.startSizeMeasurements();
+        }
         try {
             watcher = new PlanWatcher(store, settings.workerSyncMs(), settings.push(), this::onPlanVersion).start();
         } catch (RuntimeException | LinkageError e) {

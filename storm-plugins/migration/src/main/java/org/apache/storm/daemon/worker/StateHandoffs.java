@@ -141,6 +141,8 @@ public final class StateHandoffs {
     private final Path waiting;
     private final ThreadLocal<Kryo> kryo;
     private final ThreadLocal<KryoTupleSerializer> serializer;
+    /** The state sizes this worker publishes for the scheduler (F2 before the switch), or null when off. */
+    private final StateSizeMeasurements sizes;
 
     /**
      * A whole snapshot for a waiting gate, with the chunk that completed it (plan version, attempt, where to
@@ -190,6 +192,14 @@ public final class StateHandoffs {
                                                                                   ws.getWorkerTopologyContext()));
         this.waiting = Path.of(org.apache.storm.utils.ConfigUtils.absoluteStormLocalDir(ws.conf), "nonstop-handoff",
                                ws.topologyId + "-" + ws.port);
+        this.sizes = StateSizeMeasurements.of(ws.getTopologyConf(), limits.maxBytes(), kryo, clock);
+    }
+
+    /** Starts measuring this worker's opting-in task states for the scheduler (when the topology's conf asks). */
+    void startSizeMeasurements() {
+        if (sizes != null) {
+            sizes.start(scheduler, () -> OPT_IN.keySet().stream().filter(ws.taskToExecutorQueue::containsKey).toList());
+        }
     }
 
     /** Makes {@code h} the one the woven executors call (null: none, every tuple goes through untouched). */
@@ -285,6 +295,11 @@ public final class StateHandoffs {
         boolean message = STREAM.equals(tuple.getSourceStreamId()) && tuple.size() == 1
                           && HandoffMessage.isHandoff(tuple.getValue(0));
         if (!message && h.gates.isEmpty() && h.handedOff.isEmpty()) {
+            StateSizeMeasurements sizes = h.sizes;
+            if (sizes != null && sizes.anyDue()) {
+                Object bolt = idToTask.get(taskId - idToTaskBase).getTaskObject();
+                sizes.atTuple(taskId, () -> handoffOf(bolt, null));
+            }
             return false;
         }
         Object bolt = idToTask.get(taskId - idToTaskBase).getTaskObject();
@@ -581,6 +596,9 @@ public final class StateHandoffs {
             handedOff.remove(t);
             barriers.remove(t);
             arrived.remove(t);
+            if (sizes != null) {
+                sizes.forget(t);
+            }
         });
     }
 
