@@ -87,8 +87,10 @@ class LiveModel:
 
     # --- derived views -------------------------------------------------------------------------
     def unmovable_executors(self) -> set[str]:
-        """Executors of components that are not moved live (pycontrol.move_rules)."""
-        return {e for e, a in self.executors.nodes(data=True) if a.get("component") in self.unmovable}
+        """Executors of components that are not moved live (pycontrol.move_rules), and those whose state their
+        worker last measured over the handoff limit (Nimbus refuses to move them: docs/state-handoff.md, F2)."""
+        return {e for e, a in self.executors.nodes(data=True)
+                if a.get("component") in self.unmovable or a.get("state_over_limit")}
 
     def placement(self) -> dict[str, dict[str, list[str]]]:
         """node -> worker -> executors."""
@@ -169,7 +171,8 @@ def _hz(cores: float | None, mhz: float | None) -> int | None:
 
 # Attributes of an executor nothing measured (placed by REST only, or named only by traffic).
 _UNMEASURED = dict(cpu_cores=None, thread_cpu_cores=None, child_cpu_cores=None, cpu_hz=None, queue_length=None,
-                   queue_capacity=None, queue_fill=None, emitted_per_s=None, executed_per_s=None, measured=False)
+                   queue_capacity=None, queue_fill=None, emitted_per_s=None, executed_per_s=None, measured=False,
+                   state_bytes=None, state_over_limit=None, state_measured_at_ms=None)
 
 
 def build_model(info: TopologyInfo, docs: Mapping[str, WorkerDoc], *, now_ms: int,
@@ -265,7 +268,14 @@ def _executor_graph(info: TopologyInfo, ordered: list[WorkerDoc], mhz_for) -> nx
             if key in ex:
                 ex.nodes[key].update(attrs)
             else:
-                ex.add_node(key, capacity=None, **attrs)
+                ex.add_node(key, capacity=None, state_bytes=None, state_over_limit=None, state_measured_at_ms=None,
+                            **attrs)
+            # The newest measurement of its state, whichever worker published it (a document without one
+            # does not erase an older one: measuring resumes a few seconds after a move).
+            node = ex.nodes[key]
+            if m.state is not None and m.state.measured_at_ms >= (node.get("state_measured_at_ms") or -1):
+                node.update(state_bytes=m.state.bytes, state_over_limit=m.state.over_limit,
+                            state_measured_at_ms=m.state.measured_at_ms)
     return ex
 
 

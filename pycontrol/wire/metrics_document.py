@@ -38,6 +38,16 @@ class NetRate:
 
 
 @dataclass(frozen=True)
+class StateSize:
+    """The size of the state an executor's bolt hands over in a live move, as its worker last measured it
+    (`executors[].state`; over_limit: measuring stopped past nonstop.migration.state.max.bytes, and bytes is
+    that limit plus one). Nimbus refuses to move such an executor live."""
+    bytes: int
+    over_limit: bool
+    measured_at_ms: int
+
+
+@dataclass(frozen=True)
 class ExecutorMetrics:
     start: int
     end: int
@@ -52,6 +62,8 @@ class ExecutorMetrics:
     executed_per_s: float
     # Fraction of the window spent in execute (added to version 1 later: absent in older documents).
     busy: float | None = None
+    # Its handed-over state's size (added later; absent when not measured).
+    state: StateSize | None = None
 
     @property
     def id(self) -> ExecutorId:
@@ -167,6 +179,17 @@ class _Reader:
         return _Reader(self._get(key, False), f"{self.path}.{key}")
 
 
+def _state(executor: _Reader) -> StateSize:
+    sr = executor.obj("state")
+    size, at = sr.int("bytes"), sr.int("measured_at_ms")
+    over = sr._get("over_limit", False)
+    if not isinstance(over, bool):
+        raise DocumentError(f"{sr.path}.over_limit: expected true or false, got {over!r}")
+    if size < 0 or at < 0:
+        raise DocumentError(f"{sr.path}: bytes and measured_at_ms must be >= 0, got {size} and {at}")
+    return StateSize(size, over, at)
+
+
 def parse_document(raw: bytes | str) -> WorkerDoc:
     """Parse and validate one document; raises DocumentError."""
     try:
@@ -202,7 +225,7 @@ def document_from_dict(d: Any) -> WorkerDoc:
             ids[0], ids[1], er.str("component"), er.ints("tasks"), er.num("cpu_cores", True),
             er.int("child_processes"), er.num("child_cpu_cores", True), er.int("queue_length", True),
             er.int("queue_capacity", True), er.num("emitted_per_s"), er.num("executed_per_s"),
-            er.num("busy", True) if "busy" in e else None))
+            er.num("busy", True) if "busy" in e else None, _state(er) if "state" in e else None))
     over = spans.check_total(n_tasks)
     if over:
         raise DocumentError(f"$.executors: {over}")

@@ -3,6 +3,7 @@ variations of the document fixture."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 
@@ -201,3 +202,36 @@ def test_components_the_topology_pins_are_unmovable_in_the_model_and_their_execu
     m = build_model(info, {}, now_ms=rec["recorded_at_ms"])
     busy = {e for e, a in m.executors.nodes(data=True) if a.get("component") == "busy"}
     assert busy and m.unmovable_executors() == busy
+
+
+def _with_state(doc: dict, executor: list[int], state: dict, end_ms: int | None = None) -> dict:
+    out = copy.deepcopy(doc)
+    for e in out["executors"]:
+        if e["id"] == executor:
+            e["state"] = state
+    if end_ms is not None:
+        out["window"]["end_ms"] = end_ms
+    return out
+
+
+def test_an_executor_whose_state_was_measured_over_the_limit_is_unmovable_and_the_newest_measurement_wins():
+    info, d = _fixture_info(fixture_dict())
+    over = {"bytes": 67108865, "over_limit": True, "measured_at_ms": 2000}
+    doc = document_from_dict(_with_state(fixture_dict(), [1, 1], over))
+    m = build_model(info, {doc.worker: doc}, now_ms=d.window_end_ms)
+    assert m.executors.nodes["[1,1]"]["state_over_limit"] is True
+    assert m.executors.nodes["[1,1]"]["state_bytes"] == 67108865
+    assert m.executors.nodes["[3,4]"]["state_bytes"] is None
+    assert m.unmovable_executors() == {"[1,1]"}
+    json.dumps(m.to_dict())  # serialisable
+
+    # A newer measurement within the limit (another document, say after a shrink) makes it movable again;
+    # a document without any measurement does not erase the newest one.
+    within = {"bytes": 1024, "over_limit": False, "measured_at_ms": 3000}
+    newer = document_from_dict(_with_state(variant(worker={"port": d.port + 1}), [1, 1], within,
+                                           end_ms=d.window_end_ms + 1))
+    m = build_model(info, {doc.worker: doc, newer.worker: newer}, now_ms=d.window_end_ms)
+    assert m.executors.nodes["[1,1]"]["state_bytes"] == 1024 and m.unmovable_executors() == set()
+    silent = document_from_dict(variant(worker={"port": d.port + 2}, window={"end_ms": d.window_end_ms + 2}))
+    m = build_model(info, {doc.worker: doc, silent.worker: silent}, now_ms=d.window_end_ms)
+    assert m.unmovable_executors() == {"[1,1]"}

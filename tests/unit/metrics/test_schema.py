@@ -39,6 +39,14 @@ def test_unknown_fields_are_ignored_so_additions_need_no_new_version():
     assert document_from_dict(d).executors[0].component == "busy"
 
 
+def test_a_measured_state_is_read_and_is_absent_unless_measured():
+    d = fixture_dict()
+    assert document_from_dict(d).executors[0].state is None
+    d["executors"][0]["state"] = {"bytes": 17, "over_limit": True, "measured_at_ms": 1767225659000}
+    s = document_from_dict(d).executors[0].state
+    assert (s.bytes, s.over_limit, s.measured_at_ms) == (17, True, 1767225659000)
+
+
 def test_busy_is_optional_as_documents_written_before_it_lack_it():
     d = fixture_dict()
     del d["executors"][0]["busy"]
@@ -59,6 +67,12 @@ def test_busy_is_optional_as_documents_written_before_it_lack_it():
     (lambda d: d["window"].update(seconds=0), r"window\.seconds: must be positive"),
     (lambda d: d.update(executors={}), r"\$\.executors: expected a list"),
     (lambda d: d.update(schema="something.else"), r"\$\.schema: expected 'nonstop\.metrics\.worker'"),
+    (lambda d: d["executors"][0].update(state={"bytes": 5, "over_limit": "yes", "measured_at_ms": 1}),
+     r"executors\[0\]\.state\.over_limit: expected true or false"),
+    (lambda d: d["executors"][0].update(state={"bytes": -5, "over_limit": False, "measured_at_ms": 1}),
+     r"executors\[0\]\.state: bytes and measured_at_ms must be >= 0"),
+    (lambda d: d["executors"][0].update(state={"over_limit": False, "measured_at_ms": 1}),
+     r"executors\[0\]\.state\.bytes: missing"),
 ])
 def test_a_malformed_document_names_the_first_problem(mutate, message):
     d = copy.deepcopy(fixture_dict())

@@ -56,7 +56,7 @@ public final class StateSizeProbe {
     }
 
     /** The time from one measurement's end to the next. */
-    static long gapMs(long intervalMs, long tookMs) {
+    public static long gapMs(long intervalMs, long tookMs) {
         long costBound = Math.max(0, tookMs) >= Long.MAX_VALUE / COST_FACTOR ? Long.MAX_VALUE
             : Math.max(0, tookMs) * COST_FACTOR;
         return Math.max(intervalMs, costBound);

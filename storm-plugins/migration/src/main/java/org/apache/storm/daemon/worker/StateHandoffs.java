@@ -296,9 +296,8 @@ public final class StateHandoffs {
                           && HandoffMessage.isHandoff(tuple.getValue(0));
         if (!message && h.gates.isEmpty() && h.handedOff.isEmpty()) {
             StateSizeMeasurements sizes = h.sizes;
-            if (sizes != null && sizes.anyDue()) {
-                Object bolt = idToTask.get(taskId - idToTaskBase).getTaskObject();
-                sizes.atTuple(taskId, () -> handoffOf(bolt, null));
+            if (sizes != null && sizes.anyDue() && sizes.takeDue(taskId)) {
+                sizes.measure(taskId, handoffOf(idToTask.get(taskId - idToTaskBase).getTaskObject(), null));
             }
             return false;
         }

@@ -33,8 +33,11 @@ final class StateSizeMeasurements {
     private static final Logger LOG = LoggerFactory.getLogger(StateSizeMeasurements.class);
     /** How often the timer looks for tasks due (each task's own schedule is the probe's). */
     private static final long MARK_EVERY_MS = 1000;
+    /** A measurement this long is logged (it held its executor for that long). */
+    private static final long SLOW_MS = 50;
 
     private final StateSizeProbe probe;
+    private final long intervalMs;
     private final long maxBytes;
     private final ThreadLocal<Kryo> kryo;
     private final LongSupplier clock;
@@ -47,6 +50,7 @@ final class StateSizeMeasurements {
     StateSizeMeasurements(long intervalMs, long maxBytes, ThreadLocal<Kryo> kryo, LongSupplier clock,
                           MeasuredStateSizes published) {
         this.probe = new StateSizeProbe(intervalMs);
+        this.intervalMs = intervalMs;
         this.maxBytes = maxBytes;
         this.kryo = kryo;
         this.clock = clock;
@@ -87,16 +91,18 @@ final class StateSizeMeasurements {
         return !due.isEmpty();
     }
 
+    /** On the executor's thread, before its tuple: whether the task is due, and if so, no longer marked. */
+    boolean takeDue(int task) {
+        return due.remove(task);
+    }
+
     /**
-     * On the executor's thread, before its tuple: measures the task's state if it is due.
+     * On the executor's thread, right after {@link #takeDue} said yes: measures the task's state and records it
+     * for the next metrics document.
      *
-     * @param handoff how the task's bolt is handed over, or null when it is not
+     * @param state how the task's bolt is handed over, or null when it is not
      */
-    void atTuple(int task, Supplier<HandoffState<?>> handoff) {
-        if (!due.remove(task)) {
-            return;
-        }
-        HandoffState<?> state = handoff.get();
+    void measure(int task, HandoffState<?> state) {
         if (state == null || state instanceof MultilangHandoff) {
             probe.never(task);
             published.forget(task);
@@ -118,6 +124,12 @@ final class StateSizeMeasurements {
         probe.measured(task, now, tookMs);
         boolean overLimit = bytes < 0;
         published.record(task, new MetricsDocument.StateSize(overLimit ? maxBytes + 1 : bytes, overLimit, now));
+        if (tookMs >= SLOW_MS) {
+            // The executor stood still that long: say so, with when the next measurement comes.
+            LOG.info("nonstop: task {}: measuring its state ({}) took {} ms; the next measurement in {} s", task,
+                     overLimit ? "over " + maxBytes + " bytes" : bytes + " bytes", tookMs,
+                     StateSizeProbe.gapMs(intervalMs, tookMs) / 1000);
+        }
         if (overLimit && over.add(task)) {
             LOG.warn("nonstop: task {}: its state is over {} = {} bytes (measured in {} ms); the scheduler will "
                      + "refuse to move it live", task, HandoffLimits.MAX_BYTES, maxBytes, tookMs);

@@ -75,15 +75,17 @@ class StateSizeMeasurementsTest {
         Counting small = new Counting(counts(2), new AtomicInteger());
         Counting large = new Counting(counts(500), new AtomicInteger());
 
-        m.atTuple(3, () -> small);                      // not due: nothing measured
-        assertEquals(0, small.snapshots().get());
+        assertFalse(m.takeDue(3));                      // not due: nothing measured
         assertFalse(m.anyDue());
 
         markDue(m, 3, 5);
         assertTrue(m.anyDue());
-        m.atTuple(3, () -> small);
-        m.atTuple(3, () -> small);                      // measured once per mark
-        m.atTuple(5, () -> large);
+        assertTrue(m.takeDue(3));
+        m.measure(3, small);
+        assertFalse(m.takeDue(3));                      // measured once per mark
+        assertTrue(m.takeDue(5));
+        m.measure(5, large);
+        assertFalse(m.anyDue());
         assertEquals(1, small.snapshots().get());
         MetricsDocument.StateSize s3 = published.snapshot().get(3);
         MetricsDocument.StateSize s5 = published.snapshot().get(5);
@@ -101,8 +103,11 @@ class StateSizeMeasurementsTest {
         StateSizeMeasurements m = new StateSizeMeasurements(1, 100, ThreadLocal.withInitial(StateSizeMeasurementsTest::kryo),
                                                             () -> 0, published);
         markDue(m, 7);
-        m.atTuple(7, () -> null);
+        assertTrue(m.takeDue(7));
+        m.measure(7, null);
         assertTrue(published.snapshot().isEmpty());
+        markDue(m, 7);
+        assertFalse(m.anyDue(), "never due again");
     }
 
     @Test
