@@ -26,7 +26,6 @@ from pycontrol import zk
 from pycontrol.migration.migrate import wait_decision, write_plan
 from pycontrol.migration.observe import slot_events
 from pycontrol.storm.assignment import read_assignment
-from pycontrol.workloads import series
 from pycontrol.workloads.outputs import read_counts
 from tests.conftest import wait_for
 from tests.integration.migration_runs import (FeedSwitch, Move, Mover, both_workers, executors_of, expected_counts,
@@ -237,7 +236,6 @@ def one_on_each(where, a, b):
 class Moved:
     events: list[dict]            # both workers' migration events since the run's start
     moves: list[Move]             # one per executor moved, in order
-    rows: list[series.Second]     # the feed's per-second series
 
 
 def moved_counts_exact(cluster, tmp_path, name, settings, plans, count_tasks=4) -> Moved:
@@ -245,7 +243,7 @@ def moved_counts_exact(cluster, tmp_path, name, settings, plans, count_tasks=4) 
     `plans(where, a, b)` returns (plans, each executor -> target worker; `where`: the count executors'
     workers at the start) once every count executor has state, and checks that each move's state was
     sent by its source and installed at its target, every count is exact and no worker restarted.
-    Returns the run's migration events, its moves and its feed's series."""
+    Returns the run's migration events and its moves."""
     started = time.monotonic()
     t0_ms = time.time() * 1000
     with word_count(cluster, tmp_path, name, settings, count_tasks) as wc:
@@ -275,7 +273,7 @@ def moved_counts_exact(cluster, tmp_path, name, settings, plans, count_tasks=4) 
         wait_counts_exact(run, expected, 30)   # the count bolts write their counts on a 1 s tick
         assert pids_of(cluster, run.topo_id, (a, b)) == pids, "a worker restarted"
         print(f"took {time.monotonic() - started:.0f} s")
-        return Moved(events, mover.moves, run.series())
+        return Moved(events, mover.moves)
 
 
 @dataclass
